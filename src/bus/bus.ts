@@ -1,0 +1,139 @@
+import { EventEmitter } from "eventemitter3"
+import type { Event, EventOf, EventProperties, EventType } from "./catalog.js"
+
+const ANY = Symbol("any")
+const CLOSE = Symbol("close")
+
+export type Unsubscribe = () => void
+export type Listener<E> = (event: E) => void | Promise<void>
+export type ListenerErrorHandler = (error: unknown, event: Event) => void
+
+export type StreamOptions = {
+  /** Only events of this session. */
+  sessionID?: string
+  /** Ends the stream when aborted. */
+  signal?: AbortSignal
+}
+
+/** The subscriber's view of a runtime's events. */
+export type Events = {
+  on<T extends EventType>(type: T, listener: Listener<EventOf<T>>): Unsubscribe
+  onAny(listener: Listener<Event>): Unsubscribe
+  /** Events in publish order until the signal aborts or the runtime closes. */
+  stream(options?: StreamOptions): AsyncIterable<Event>
+  /** Listeners currently attached, including those of open streams. */
+  listenerCount(): number
+}
+
+export type Bus = Events & {
+  publish<T extends EventType>(type: T, properties: EventProperties<T>): void
+  close(): void
+}
+
+export function createBus(options: { onListenerError?: ListenerErrorHandler } = {}): Bus {
+  const emitter = new EventEmitter()
+  const onListenerError = options.onListenerError ?? defaultListenerError
+  let closed = false
+
+  // A throwing listener must not break the writer that published: storage is already updated.
+  function guard<E extends Event>(listener: Listener<E>) {
+    return (event: Event) => {
+      try {
+        const result = listener(event as E)
+        if (result instanceof Promise) result.catch((error: unknown) => onListenerError(error, event))
+      } catch (error) {
+        onListenerError(error, event)
+      }
+    }
+  }
+
+  function subscribe(name: string | symbol, listener: (event: Event) => void): Unsubscribe {
+    if (closed) return () => {}
+    emitter.on(name, listener)
+    return () => emitter.off(name, listener)
+  }
+
+  return {
+    publish(type, properties) {
+      if (closed) return
+      const event = { type, properties } as Event
+      emitter.emit(type, event)
+      emitter.emit(ANY, event)
+    },
+    on(type, listener) {
+      return subscribe(type, guard(listener))
+    },
+    onAny(listener) {
+      return subscribe(ANY, guard(listener))
+    },
+    stream(streamOptions = {}) {
+      return { [Symbol.asyncIterator]: () => openStream(streamOptions) }
+    },
+    listenerCount() {
+      return emitter.eventNames().reduce((sum, name) => sum + emitter.listenerCount(name), 0)
+    },
+    close() {
+      if (closed) return
+      emitter.emit(CLOSE)
+      closed = true
+      emitter.removeAllListeners()
+    },
+  }
+
+  function openStream({ sessionID, signal }: StreamOptions): AsyncIterator<Event> {
+    const buffered: Event[] = []
+    let waiting: ((result: IteratorResult<Event>) => void) | undefined
+    let done = closed || signal?.aborted === true
+
+    const onEvent = (event: Event) => {
+      if (sessionID !== undefined && sessionIDOf(event) !== sessionID) return
+      if (waiting) {
+        const resolve = waiting
+        waiting = undefined
+        resolve({ value: event, done: false })
+      } else buffered.push(event)
+    }
+    const finish = () => {
+      if (done && !waiting) return
+      done = true
+      emitter.off(ANY, onEvent)
+      emitter.off(CLOSE, finish)
+      signal?.removeEventListener("abort", finish)
+      if (waiting) {
+        const resolve = waiting
+        waiting = undefined
+        resolve({ value: undefined, done: true })
+      }
+    }
+
+    if (!done) {
+      emitter.on(ANY, onEvent)
+      emitter.on(CLOSE, finish)
+      signal?.addEventListener("abort", finish, { once: true })
+    }
+
+    return {
+      next() {
+        const event = buffered.shift()
+        if (event) return Promise.resolve({ value: event, done: false })
+        if (done) return Promise.resolve({ value: undefined, done: true })
+        return new Promise((resolve) => {
+          waiting = resolve
+        })
+      },
+      return() {
+        buffered.length = 0
+        finish()
+        return Promise.resolve({ value: undefined, done: true })
+      },
+    }
+  }
+}
+
+function sessionIDOf(event: Event): string | undefined {
+  return (event.properties as { sessionID?: string }).sessionID
+}
+
+function defaultListenerError(error: unknown, event: Event) {
+  console.error(`agentloop: a listener for ${event.type} threw`, error)
+}

@@ -1,0 +1,32 @@
+import type { z } from "zod"
+import { Event as MessageEvent } from "../message/events.js"
+import { Event as PermissionEvent } from "../permission/events.js"
+import { Event as QuestionEvent } from "../question/events.js"
+import { Event as SessionEvent } from "../session/events.js"
+import type { Definition } from "./event.js"
+
+/** Every event a runtime publishes, keyed by type. */
+export const catalog = indexByType([
+  ...Object.values(SessionEvent),
+  ...Object.values(MessageEvent),
+  ...Object.values(PermissionEvent),
+  ...Object.values(QuestionEvent),
+])
+
+type Definitions =
+  | (typeof SessionEvent)[keyof typeof SessionEvent]
+  | (typeof MessageEvent)[keyof typeof MessageEvent]
+  | (typeof PermissionEvent)[keyof typeof PermissionEvent]
+  | (typeof QuestionEvent)[keyof typeof QuestionEvent]
+
+export type EventType = Definitions["type"]
+export type EventProperties<T extends EventType> = z.infer<Extract<Definitions, { type: T }>["properties"]>
+/** What a listener receives: a discriminated union on `type`. */
+export type Event = { [T in EventType]: { type: T; properties: EventProperties<T> } }[EventType]
+export type EventOf<T extends EventType> = Extract<Event, { type: T }>
+
+function indexByType<const D extends Definition>(definitions: readonly D[]) {
+  return Object.fromEntries(definitions.map((definition) => [definition.type, definition])) as {
+    [T in D["type"]]: Extract<D, { type: T }>
+  }
+}

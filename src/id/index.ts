@@ -1,0 +1,1 @@
+export * as Identifier from "./identifier.js"

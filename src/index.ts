@@ -1,0 +1,33 @@
+export type {
+  Event,
+  EventOf,
+  EventProperties,
+  Events,
+  EventType,
+  Listener,
+  StreamOptions,
+  Unsubscribe,
+} from "./bus/index.js"
+export {
+  InvalidInputError,
+  isNamedError,
+  NamedError,
+  NotFoundError,
+  RuntimeClosedError,
+  type SerializedError,
+} from "./error/index.js"
+export { Identifier } from "./id/index.js"
+export { MessageV2 } from "./message/index.js"
+export { Permission } from "./permission/index.js"
+export { Question } from "./question/index.js"
+export { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js"
+export { Session } from "./session/index.js"
+export {
+  CorruptRowError,
+  MemoryStorage,
+  type MessageQuery,
+  type SessionQuery,
+  type Storage,
+  type StorageWrite,
+} from "./storage/index.js"
+export { VERSION } from "./version.js"

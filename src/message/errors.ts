@@ -1,0 +1,59 @@
+import { z } from "zod"
+import { NamedError } from "../error/named-error.js"
+
+const AuthErrorData = z.object({ providerID: z.string(), message: z.string() })
+export class AuthError extends NamedError<"AuthError", z.infer<typeof AuthErrorData>> {
+  static override readonly errorName = "AuthError"
+  static readonly Schema = z.object({ name: z.literal("AuthError"), data: AuthErrorData })
+}
+
+const APIErrorData = z.object({
+  message: z.string(),
+  statusCode: z.number().optional(),
+  isRetryable: z.boolean(),
+  responseHeaders: z.record(z.string(), z.string()).optional(),
+  responseBody: z.string().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+})
+export class APIError extends NamedError<"APIError", z.infer<typeof APIErrorData>> {
+  static override readonly errorName = "APIError"
+  static readonly Schema = z.object({ name: z.literal("APIError"), data: APIErrorData })
+}
+
+const OutputLengthErrorData = z.object({ message: z.string().optional() })
+export class OutputLengthError extends NamedError<"OutputLengthError", z.infer<typeof OutputLengthErrorData>> {
+  static override readonly errorName = "OutputLengthError"
+  static readonly Schema = z.object({ name: z.literal("OutputLengthError"), data: OutputLengthErrorData })
+}
+
+const AbortedErrorData = z.object({ message: z.string() })
+export class AbortedError extends NamedError<"AbortedError", z.infer<typeof AbortedErrorData>> {
+  static override readonly errorName = "AbortedError"
+  static readonly Schema = z.object({ name: z.literal("AbortedError"), data: AbortedErrorData })
+}
+
+const ContextOverflowErrorData = z.object({ message: z.string(), responseBody: z.string().optional() })
+export class ContextOverflowError extends NamedError<"ContextOverflowError", z.infer<typeof ContextOverflowErrorData>> {
+  static override readonly errorName = "ContextOverflowError"
+  static readonly Schema = z.object({
+    name: z.literal("ContextOverflowError"),
+    data: ContextOverflowErrorData,
+  })
+}
+
+const UnknownErrorData = z.object({ message: z.string() })
+export class UnknownError extends NamedError<"UnknownError", z.infer<typeof UnknownErrorData>> {
+  static override readonly errorName = "UnknownError"
+  static readonly Schema = z.object({ name: z.literal("UnknownError"), data: UnknownErrorData })
+}
+
+/** The serialised `{ name, data }` form of an error stored on an assistant message. */
+export const AssistantError = z.discriminatedUnion("name", [
+  AuthError.Schema,
+  APIError.Schema,
+  OutputLengthError.Schema,
+  AbortedError.Schema,
+  ContextOverflowError.Schema,
+  UnknownError.Schema,
+])
+export type AssistantError = z.infer<typeof AssistantError>

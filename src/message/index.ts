@@ -1,0 +1,1 @@
+export * as MessageV2 from "./message-v2.js"

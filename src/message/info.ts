@@ -1,0 +1,42 @@
+import { z } from "zod"
+import { schema as id } from "../id/identifier.js"
+import { AssistantError } from "./errors.js"
+import { ModelRef, Part, Tokens } from "./part.js"
+
+const Base = z.object({
+  id: id("message"),
+  sessionID: id("session"),
+})
+
+export const User = Base.extend({
+  role: z.literal("user"),
+  time: z.object({ created: z.number() }),
+  agent: z.string(),
+  model: ModelRef,
+  system: z.string().optional(),
+  tools: z.record(z.string(), z.boolean()).optional(),
+  variant: z.string().optional(),
+})
+export type User = z.infer<typeof User>
+
+export const Assistant = Base.extend({
+  role: z.literal("assistant"),
+  time: z.object({ created: z.number(), completed: z.number().optional() }),
+  parentID: id("message"),
+  agent: z.string(),
+  providerID: z.string(),
+  modelID: z.string(),
+  path: z.object({ cwd: z.string(), root: z.string() }),
+  cost: z.number().nonnegative(),
+  tokens: Tokens,
+  finish: z.string().optional(),
+  error: AssistantError.optional(),
+  summary: z.boolean().optional(),
+})
+export type Assistant = z.infer<typeof Assistant>
+
+export const Info = z.discriminatedUnion("role", [User, Assistant])
+export type Info = z.infer<typeof Info>
+
+export const WithParts = z.object({ info: Info, parts: z.array(Part) })
+export type WithParts = z.infer<typeof WithParts>

@@ -1,0 +1,198 @@
+import { z } from "zod"
+import { schema as id } from "../id/identifier.js"
+import { APIError } from "./errors.js"
+
+const Base = z.object({
+  id: id("part"),
+  sessionID: id("session"),
+  messageID: id("message"),
+})
+
+const Metadata = z.record(z.string(), z.unknown())
+
+export const Tokens = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  reasoning: z.number().nonnegative(),
+  cache: z.object({ read: z.number().nonnegative(), write: z.number().nonnegative() }),
+})
+export type Tokens = z.infer<typeof Tokens>
+
+export const TextPart = Base.extend({
+  type: z.literal("text"),
+  text: z.string(),
+  synthetic: z.boolean().optional(),
+  ignored: z.boolean().optional(),
+  time: z.object({ start: z.number(), end: z.number().optional() }).optional(),
+  metadata: Metadata.optional(),
+})
+export type TextPart = z.infer<typeof TextPart>
+
+export const ReasoningPart = Base.extend({
+  type: z.literal("reasoning"),
+  text: z.string(),
+  time: z.object({ start: z.number(), end: z.number().optional() }),
+  metadata: Metadata.optional(),
+})
+export type ReasoningPart = z.infer<typeof ReasoningPart>
+
+const TextRange = z.object({ value: z.string(), start: z.number().int(), end: z.number().int() })
+
+/** Where a file part came from when the user referenced it in their text. */
+export const FilePartSource = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("file"), path: z.string(), text: TextRange }),
+  z.object({
+    type: z.literal("symbol"),
+    path: z.string(),
+    name: z.string(),
+    kind: z.number().int(),
+    range: z.object({
+      start: z.object({ line: z.number(), character: z.number() }),
+      end: z.object({ line: z.number(), character: z.number() }),
+    }),
+    text: TextRange,
+  }),
+  z.object({ type: z.literal("resource"), clientName: z.string(), uri: z.string(), text: TextRange }),
+])
+export type FilePartSource = z.infer<typeof FilePartSource>
+
+export const FilePart = Base.extend({
+  type: z.literal("file"),
+  mime: z.string(),
+  url: z.string(),
+  filename: z.string().optional(),
+  source: FilePartSource.optional(),
+})
+export type FilePart = z.infer<typeof FilePart>
+
+export const ToolStatePending = z.object({
+  status: z.literal("pending"),
+  input: z.record(z.string(), z.unknown()),
+  raw: z.string(),
+})
+export type ToolStatePending = z.infer<typeof ToolStatePending>
+
+export const ToolStateRunning = z.object({
+  status: z.literal("running"),
+  input: z.record(z.string(), z.unknown()),
+  title: z.string().optional(),
+  metadata: Metadata.optional(),
+  time: z.object({ start: z.number() }),
+})
+export type ToolStateRunning = z.infer<typeof ToolStateRunning>
+
+export const ToolStateCompleted = z.object({
+  status: z.literal("completed"),
+  input: z.record(z.string(), z.unknown()),
+  output: z.string(),
+  title: z.string(),
+  metadata: Metadata,
+  attachments: z.array(FilePart).optional(),
+  time: z.object({ start: z.number(), end: z.number(), compacted: z.number().optional() }),
+})
+export type ToolStateCompleted = z.infer<typeof ToolStateCompleted>
+
+export const ToolStateError = z.object({
+  status: z.literal("error"),
+  input: z.record(z.string(), z.unknown()),
+  error: z.string(),
+  metadata: Metadata.optional(),
+  time: z.object({ start: z.number(), end: z.number() }),
+})
+export type ToolStateError = z.infer<typeof ToolStateError>
+
+export const ToolState = z.discriminatedUnion("status", [
+  ToolStatePending,
+  ToolStateRunning,
+  ToolStateCompleted,
+  ToolStateError,
+])
+export type ToolState = z.infer<typeof ToolState>
+
+export const ToolPart = Base.extend({
+  type: z.literal("tool"),
+  callID: z.string(),
+  tool: z.string(),
+  state: ToolState,
+  metadata: Metadata.optional(),
+})
+export type ToolPart = z.infer<typeof ToolPart>
+
+export const StepStartPart = Base.extend({
+  type: z.literal("step-start"),
+  snapshot: z.string().optional(),
+})
+export type StepStartPart = z.infer<typeof StepStartPart>
+
+export const StepFinishPart = Base.extend({
+  type: z.literal("step-finish"),
+  reason: z.string(),
+  snapshot: z.string().optional(),
+  cost: z.number().nonnegative(),
+  tokens: Tokens,
+})
+export type StepFinishPart = z.infer<typeof StepFinishPart>
+
+export const SnapshotPart = Base.extend({
+  type: z.literal("snapshot"),
+  snapshot: z.string(),
+})
+export type SnapshotPart = z.infer<typeof SnapshotPart>
+
+export const PatchPart = Base.extend({
+  type: z.literal("patch"),
+  hash: z.string(),
+  files: z.array(z.string()),
+})
+export type PatchPart = z.infer<typeof PatchPart>
+
+export const AgentPart = Base.extend({
+  type: z.literal("agent"),
+  name: z.string(),
+  source: TextRange.optional(),
+})
+export type AgentPart = z.infer<typeof AgentPart>
+
+export const ModelRef = z.object({ providerID: z.string().min(1), modelID: z.string().min(1) })
+export type ModelRef = z.infer<typeof ModelRef>
+
+export const SubtaskPart = Base.extend({
+  type: z.literal("subtask"),
+  prompt: z.string(),
+  description: z.string(),
+  agent: z.string(),
+  model: ModelRef.optional(),
+})
+export type SubtaskPart = z.infer<typeof SubtaskPart>
+
+export const RetryPart = Base.extend({
+  type: z.literal("retry"),
+  attempt: z.number().int().positive(),
+  error: APIError.Schema,
+  time: z.object({ created: z.number() }),
+})
+export type RetryPart = z.infer<typeof RetryPart>
+
+export const CompactionPart = Base.extend({
+  type: z.literal("compaction"),
+  auto: z.boolean(),
+  overflow: z.boolean().optional(),
+  tailStartID: id("message").optional(),
+})
+export type CompactionPart = z.infer<typeof CompactionPart>
+
+export const Part = z.discriminatedUnion("type", [
+  TextPart,
+  ReasoningPart,
+  FilePart,
+  ToolPart,
+  StepStartPart,
+  StepFinishPart,
+  SnapshotPart,
+  PatchPart,
+  AgentPart,
+  SubtaskPart,
+  RetryPart,
+  CompactionPart,
+])
+export type Part = z.infer<typeof Part>

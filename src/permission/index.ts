@@ -1,0 +1,1 @@
+export * as Permission from "./permission.js"

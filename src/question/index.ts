@@ -1,0 +1,1 @@
+export * as Question from "./question.js"

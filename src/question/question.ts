@@ -1,0 +1,2 @@
+export { Event } from "./events.js"
+export * from "./schema.js"

@@ -1,0 +1,13 @@
+import type { Bus } from "../bus/bus.js"
+import type { Generator } from "../id/identifier.js"
+import type { Storage } from "../storage/port.js"
+
+/** What the session service needs from the runtime. */
+export type SessionDeps = {
+  storage: Storage
+  bus: Bus
+  ids: Generator
+  directory: string
+  /** Throws RuntimeClosedError once the runtime is closed. */
+  assertOpen(): void
+}

@@ -1,0 +1,1 @@
+export * as Session from "./session.js"

@@ -1,0 +1,42 @@
+import { z } from "zod"
+import { schema as id } from "../id/identifier.js"
+import { Tokens } from "../message/part.js"
+import { Ruleset } from "../permission/schema.js"
+import { FileDiff } from "../snapshot/schema.js"
+
+export const Info = z.object({
+  id: id("session"),
+  slug: z.string(),
+  directory: z.string(),
+  parentID: id("session").optional(),
+  title: z.string(),
+  /** The agentloop version that created the session. */
+  version: z.string(),
+  time: z.object({
+    created: z.number(),
+    updated: z.number(),
+    compacting: z.number().optional(),
+    archived: z.number().optional(),
+  }),
+  /** Rules that apply to this session only, after the agent's and the runtime's. */
+  permission: Ruleset.optional(),
+  summary: z
+    .object({
+      additions: z.number().int().nonnegative(),
+      deletions: z.number().int().nonnegative(),
+      files: z.number().int().nonnegative(),
+      diffs: z.array(FileDiff).optional(),
+    })
+    .optional(),
+  revert: z
+    .object({
+      messageID: id("message"),
+      partID: id("part").optional(),
+      snapshot: z.string().optional(),
+      diff: z.string().optional(),
+    })
+    .optional(),
+  cost: z.number().nonnegative(),
+  tokens: Tokens,
+})
+export type Info = z.infer<typeof Info>

@@ -1,0 +1,49 @@
+import { z } from "zod"
+import { parseInput } from "../error/invalid-input.js"
+import { schema as id, type Kind } from "../id/identifier.js"
+import { Ruleset } from "../permission/schema.js"
+
+/** Validates one ID argument, naming `field` in the error. */
+export function parseID(field: string, kind: Kind, value: unknown): string {
+  return parseInput(field, z.object({ [field]: id(kind) }), { [field]: value })[field] as string
+}
+
+export const CreateInput = z.strictObject({
+  parentID: id("session").optional(),
+  title: z.string().min(1).optional(),
+  permission: Ruleset.optional(),
+})
+export type CreateInput = z.input<typeof CreateInput>
+
+export const ListInput = z.strictObject({
+  parentID: id("session").optional(),
+  limit: z.number().int().positive().optional(),
+})
+export type ListInput = z.input<typeof ListInput>
+
+export const UpdateInput = z.strictObject({
+  title: z.string().min(1).optional(),
+  permission: Ruleset.optional(),
+  /** true archives the session (stamping time.archived), false restores it. */
+  archived: z.boolean().optional(),
+})
+export type UpdateInput = z.input<typeof UpdateInput>
+
+export const ForkInput = z.strictObject({
+  sessionID: id("session"),
+  /** Copy only the messages before this one. Default: all messages. */
+  messageID: id("message").optional(),
+})
+export type ForkInput = z.input<typeof ForkInput>
+
+export const MessagesInput = z.strictObject({ limit: z.number().int().positive().optional() })
+export type MessagesInput = z.input<typeof MessagesInput>
+
+export const PartDelta = z.strictObject({
+  sessionID: id("session"),
+  messageID: id("message"),
+  partID: id("part"),
+  field: z.literal("text"),
+  delta: z.string(),
+})
+export type PartDelta = z.input<typeof PartDelta>

@@ -1,0 +1,177 @@
+import { parseInput } from "../error/invalid-input.js"
+import { NotFoundError } from "../error/not-found.js"
+import type { Assistant, WithParts } from "../message/info.js"
+import type { StorageWrite } from "../storage/port.js"
+import { VERSION } from "../version.js"
+import type { SessionDeps } from "./deps.js"
+import { copyMessages } from "./fork.js"
+import type { Info } from "./info.js"
+import {
+  CreateInput,
+  type CreateInput as CreateInputType,
+  ForkInput,
+  type ForkInput as ForkInputType,
+  ListInput,
+  type ListInput as ListInputType,
+  MessagesInput,
+  type MessagesInput as MessagesInputType,
+  parseID,
+  UpdateInput,
+  type UpdateInput as UpdateInputType,
+} from "./input.js"
+import { createSlug } from "./slug.js"
+import { defaultTitle, forkTitle } from "./title.js"
+import { createMessageWriters } from "./writers.js"
+
+export type SessionService = ReturnType<typeof createSessionService>
+
+export function createSessionService(deps: SessionDeps) {
+  const { storage, bus, ids } = deps
+
+  async function get(sessionID: string): Promise<Info> {
+    deps.assertOpen()
+    const id = parseID("sessionID", "session", sessionID)
+    const info = await storage.getSession(id)
+    if (!info) throw NotFoundError.of("Session", id)
+    return info
+  }
+
+  async function create(input: CreateInputType = {}): Promise<Info> {
+    deps.assertOpen()
+    const { parentID, title, permission } = parseInput("session.create input", CreateInput, input)
+    if (parentID !== undefined) await get(parentID)
+    const now = Date.now()
+    const info: Info = {
+      id: ids.descending("session"),
+      slug: createSlug(),
+      directory: deps.directory,
+      ...(parentID === undefined ? {} : { parentID }),
+      title: title ?? defaultTitle(parentID !== undefined, now),
+      version: VERSION,
+      time: { created: now, updated: now },
+      ...(permission === undefined ? {} : { permission }),
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    }
+    await storage.write([{ type: "session.put", info }])
+    bus.publish("session.created", { sessionID: info.id, info })
+    return info
+  }
+
+  async function list(input: ListInputType = {}): Promise<Info[]> {
+    deps.assertOpen()
+    return storage.listSessions(parseInput("session.list input", ListInput, input))
+  }
+
+  async function children(sessionID: string): Promise<Info[]> {
+    const parent = await get(sessionID)
+    return storage.listSessions({ parentID: parent.id })
+  }
+
+  /** Writes a changed session and publishes it; the one way session info changes. */
+  async function save(info: Info): Promise<Info> {
+    await storage.write([{ type: "session.put", info }])
+    bus.publish("session.updated", { sessionID: info.id, info })
+    return info
+  }
+
+  async function update(sessionID: string, patch: UpdateInputType): Promise<Info> {
+    const { title, permission, archived } = parseInput("session.update patch", UpdateInput, patch)
+    const current = await get(sessionID)
+    const now = Date.now()
+    const time = { ...current.time, updated: now }
+    if (archived === true) time.archived = now
+    if (archived === false) delete time.archived
+    return save({
+      ...current,
+      ...(title === undefined ? {} : { title }),
+      ...(permission === undefined ? {} : { permission }),
+      time,
+    })
+  }
+
+  async function touch(sessionID: string): Promise<Info> {
+    const current = await get(sessionID)
+    return save({ ...current, time: { ...current.time, updated: Date.now() } })
+  }
+
+  async function remove(sessionID: string): Promise<void> {
+    const root = await get(sessionID)
+    const removed = [root]
+    for (let index = 0; index < removed.length; index++)
+      removed.push(...(await storage.listSessions({ parentID: removed[index]!.id })))
+    await storage.write([{ type: "session.remove", sessionID: root.id }])
+    for (const info of removed.reverse()) bus.publish("session.deleted", { sessionID: info.id, info })
+  }
+
+  async function messages(sessionID: string, input: MessagesInputType = {}): Promise<WithParts[]> {
+    const query = parseInput("session.messages input", MessagesInput, input)
+    const id = parseID("sessionID", "session", sessionID)
+    deps.assertOpen()
+    return storage.listMessages(id, query)
+  }
+
+  async function fork(input: ForkInputType): Promise<Info> {
+    const { sessionID, messageID } = parseInput("session.fork input", ForkInput, input)
+    const original = await get(sessionID)
+    const history = await storage.listMessages(original.id)
+    if (messageID !== undefined && !history.some((message) => message.info.id === messageID))
+      throw NotFoundError.of("Message", messageID)
+    const kept = messageID === undefined ? history : history.filter((message) => message.info.id < messageID)
+    const titles = (await storage.listSessions()).map((session) => session.title)
+    const now = Date.now()
+    const info: Info = {
+      id: ids.descending("session"),
+      slug: createSlug(),
+      directory: original.directory,
+      title: forkTitle(original.title, titles),
+      version: VERSION,
+      time: { created: now, updated: now },
+      ...(original.permission === undefined ? {} : { permission: original.permission }),
+      ...totalsOf(kept),
+    }
+    const copied = copyMessages(kept, info.id, ids)
+    const writes: StorageWrite[] = [{ type: "session.put", info }]
+    for (const message of copied) {
+      writes.push({ type: "message.put", info: message.info })
+      for (const part of message.parts) writes.push({ type: "part.put", part })
+    }
+    await storage.write(writes)
+    bus.publish("session.created", { sessionID: info.id, info })
+    for (const message of copied) {
+      bus.publish("message.updated", { sessionID: info.id, info: message.info })
+      for (const part of message.parts) bus.publish("message.part.updated", { sessionID: info.id, part })
+    }
+    return info
+  }
+
+  return {
+    create,
+    get,
+    list,
+    children,
+    update,
+    touch,
+    remove,
+    fork,
+    messages,
+    ...createMessageWriters(deps),
+  }
+}
+
+/** A fork's cost and tokens are those of the assistant messages it copied. */
+function totalsOf(messages: readonly WithParts[]): Pick<Info, "cost" | "tokens"> {
+  const tokens = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
+  let cost = 0
+  for (const { info } of messages) {
+    if (info.role !== "assistant") continue
+    const usage: Assistant["tokens"] = info.tokens
+    cost += info.cost
+    tokens.input += usage.input
+    tokens.output += usage.output
+    tokens.reasoning += usage.reasoning
+    tokens.cache.read += usage.cache.read
+    tokens.cache.write += usage.cache.write
+  }
+  return { cost, tokens }
+}

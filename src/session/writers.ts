@@ -1,0 +1,72 @@
+import { parseInput } from "../error/invalid-input.js"
+import type { Info as MessageInfo } from "../message/info.js"
+import type { Part } from "../message/part.js"
+import type { SessionDeps } from "./deps.js"
+import { PartDelta, parseID } from "./input.js"
+
+/**
+ * The low-level writers the processor and custom loops use. Each writes one row (rows are
+ * validated by storage) and publishes its event; a delta is only published.
+ */
+export function createMessageWriters(deps: SessionDeps) {
+  const { storage, bus, ids } = deps
+
+  return {
+    /** An ID for a new message of this session, sorting after every message and part already in it. */
+    async newMessageID(sessionID: string): Promise<string> {
+      const id = parseID("sessionID", "session", sessionID)
+      deps.assertOpen()
+      const [latest] = await storage.listMessages(id, { limit: 1 })
+      if (!latest) return ids.ascending("message")
+      const floor = latest.parts.reduce((max, part) => maxID(max, part.id), latest.info.id)
+      return ids.ascending("message", floor)
+    },
+
+    /** An ID for a new part of a message, sorting after the message and earlier parts made here. */
+    newPartID(messageID: string): string {
+      return ids.ascending("part", parseID("messageID", "message", messageID))
+    },
+
+    async updateMessage(info: MessageInfo): Promise<MessageInfo> {
+      deps.assertOpen()
+      await storage.write([{ type: "message.put", info }])
+      bus.publish("message.updated", { sessionID: info.sessionID, info })
+      return info
+    },
+
+    async updatePart<P extends Part>(part: P): Promise<P> {
+      deps.assertOpen()
+      await storage.write([{ type: "part.put", part }])
+      bus.publish("message.part.updated", { sessionID: part.sessionID, part })
+      return part
+    },
+
+    /** Publishes a streamed piece of a text or reasoning part. Never written: the part itself is. */
+    updatePartDelta(input: PartDelta): void {
+      deps.assertOpen()
+      bus.publish("message.part.delta", parseInput("part delta", PartDelta, input))
+    },
+
+    async removeMessage(input: { sessionID: string; messageID: string }): Promise<void> {
+      const sessionID = parseID("sessionID", "session", input.sessionID)
+      const messageID = parseID("messageID", "message", input.messageID)
+      deps.assertOpen()
+      await storage.write([{ type: "message.remove", sessionID, messageID }])
+      bus.publish("message.removed", { sessionID, messageID })
+    },
+
+    async removePart(input: { sessionID: string; messageID: string; partID: string }): Promise<void> {
+      const sessionID = parseID("sessionID", "session", input.sessionID)
+      const messageID = parseID("messageID", "message", input.messageID)
+      const partID = parseID("partID", "part", input.partID)
+      deps.assertOpen()
+      await storage.write([{ type: "part.remove", sessionID, messageID, partID }])
+      bus.publish("message.part.removed", { sessionID, messageID, partID })
+    },
+  }
+}
+
+// IDs of different kinds compare by their ULID body: the prefixes differ but all are 3 letters.
+function maxID(a: string, b: string): string {
+  return a.slice(4) >= b.slice(4) ? a : b
+}

@@ -1,0 +1,162 @@
+import { NotFoundError } from "../error/not-found.js"
+import type { WithParts } from "../message/info.js"
+import type { Info as SessionInfo } from "../session/info.js"
+import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
+import { validateWrites } from "./rows.js"
+
+type StoredMessage = { json: string; parts: Map<string, string> }
+type StoredSession = { json: string; parentID: string | undefined; messages: Map<string, StoredMessage> }
+type Undo = () => void
+
+/**
+ * Keeps everything in process memory, as JSON text so that callers can never alias stored
+ * objects. The default storage: for tests and sessions that need not outlive the process.
+ */
+export class MemoryStorage implements Storage {
+  readonly #sessions = new Map<string, StoredSession>()
+  readonly #values = new Map<string, string>()
+
+  async getSession(sessionID: string) {
+    const session = this.#sessions.get(sessionID)
+    return session ? (JSON.parse(session.json) as SessionInfo) : undefined
+  }
+
+  async listSessions(query: SessionQuery = {}) {
+    const ids = [...this.#sessions.keys()]
+      .filter((id) => query.parentID === undefined || this.#sessions.get(id)!.parentID === query.parentID)
+      .sort()
+    const limited = query.limit === undefined ? ids : ids.slice(0, query.limit)
+    return limited.map((id) => JSON.parse(this.#sessions.get(id)!.json) as SessionInfo)
+  }
+
+  async getMessage(sessionID: string, messageID: string) {
+    const message = this.#session(sessionID).messages.get(messageID)
+    return message ? withParts(message) : undefined
+  }
+
+  async listMessages(sessionID: string, query: MessageQuery = {}) {
+    const messages = this.#session(sessionID).messages
+    const ids = [...messages.keys()].sort()
+    const limited = query.limit === undefined ? ids : ids.slice(Math.max(0, ids.length - query.limit))
+    return limited.map((id) => withParts(messages.get(id)!))
+  }
+
+  async getValue(key: string) {
+    const json = this.#values.get(key)
+    return json === undefined ? undefined : JSON.parse(json)
+  }
+
+  async listValues(prefix: string) {
+    return [...this.#values.keys()]
+      .filter((key) => key.startsWith(prefix))
+      .sort()
+      .map((key) => ({ key, value: JSON.parse(this.#values.get(key)!) as unknown }))
+  }
+
+  async write(writes: readonly StorageWrite[]) {
+    const valid = validateWrites(writes)
+    const undo: Undo[] = []
+    try {
+      for (const write of valid) this.#apply(write, undo)
+    } catch (error) {
+      for (const step of undo.reverse()) step()
+      throw error
+    }
+  }
+
+  async close() {}
+
+  #session(sessionID: string): StoredSession {
+    const session = this.#sessions.get(sessionID)
+    if (!session) throw NotFoundError.of("Session", sessionID)
+    return session
+  }
+
+  #message(sessionID: string, messageID: string): StoredMessage {
+    const message = this.#session(sessionID).messages.get(messageID)
+    if (!message) throw NotFoundError.of("Message", messageID)
+    return message
+  }
+
+  #apply(write: StorageWrite, undo: Undo[]) {
+    switch (write.type) {
+      case "session.put": {
+        const { id, parentID } = write.info
+        if (parentID !== undefined) this.#session(parentID)
+        const previous = this.#sessions.get(id)
+        const json = JSON.stringify(write.info)
+        this.#sessions.set(id, { json, parentID, messages: previous?.messages ?? new Map() })
+        undo.push(() => (previous ? this.#sessions.set(id, previous) : this.#sessions.delete(id)))
+        return
+      }
+      case "session.remove": {
+        this.#session(write.sessionID)
+        for (const id of this.#descendantsAndSelf(write.sessionID)) {
+          const removed = this.#sessions.get(id)!
+          this.#sessions.delete(id)
+          undo.push(() => this.#sessions.set(id, removed))
+        }
+        return
+      }
+      case "message.put": {
+        const messages = this.#session(write.info.sessionID).messages
+        const { id } = write.info
+        const previous = messages.get(id)
+        messages.set(id, { json: JSON.stringify(write.info), parts: previous?.parts ?? new Map() })
+        undo.push(() => (previous ? messages.set(id, previous) : messages.delete(id)))
+        return
+      }
+      case "message.remove": {
+        const messages = this.#session(write.sessionID).messages
+        const removed = this.#message(write.sessionID, write.messageID)
+        messages.delete(write.messageID)
+        undo.push(() => messages.set(write.messageID, removed))
+        return
+      }
+      case "part.put": {
+        const parts = this.#message(write.part.sessionID, write.part.messageID).parts
+        const { id } = write.part
+        const previous = parts.get(id)
+        parts.set(id, JSON.stringify(write.part))
+        undo.push(() => (previous === undefined ? parts.delete(id) : parts.set(id, previous)))
+        return
+      }
+      case "part.remove": {
+        const parts = this.#message(write.sessionID, write.messageID).parts
+        const removed = parts.get(write.partID)
+        if (removed === undefined) throw NotFoundError.of("Part", write.partID)
+        parts.delete(write.partID)
+        undo.push(() => parts.set(write.partID, removed))
+        return
+      }
+      case "value.put": {
+        const previous = this.#values.get(write.key)
+        this.#values.set(write.key, JSON.stringify(write.value))
+        undo.push(() =>
+          previous === undefined ? this.#values.delete(write.key) : this.#values.set(write.key, previous),
+        )
+        return
+      }
+      case "value.remove": {
+        const previous = this.#values.get(write.key)
+        if (previous === undefined) return
+        this.#values.delete(write.key)
+        undo.push(() => this.#values.set(write.key, previous))
+        return
+      }
+    }
+  }
+
+  #descendantsAndSelf(sessionID: string): string[] {
+    const found = [sessionID]
+    for (let index = 0; index < found.length; index++) {
+      for (const [id, session] of this.#sessions) if (session.parentID === found[index]) found.push(id)
+    }
+    return found
+  }
+}
+
+function withParts(message: StoredMessage): WithParts {
+  const partIDs = [...message.parts.keys()].sort()
+  return { info: JSON.parse(message.json), parts: partIDs.map((id) => JSON.parse(message.parts.get(id)!)) }
+}

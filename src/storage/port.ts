@@ -1,0 +1,59 @@
+import type { Info as MessageInfo, WithParts } from "../message/info.js"
+import type { Part } from "../message/part.js"
+import type { Info as SessionInfo } from "../session/info.js"
+
+/**
+ * One change in a `Storage.write` batch. Puts insert or replace by ID.
+ * Removing a session removes its messages, their parts, and all its descendant sessions.
+ * Removing a message removes its parts.
+ */
+export type StorageWrite =
+  | { type: "session.put"; info: SessionInfo }
+  | { type: "session.remove"; sessionID: string }
+  | { type: "message.put"; info: MessageInfo }
+  | { type: "message.remove"; sessionID: string; messageID: string }
+  | { type: "part.put"; part: Part }
+  | { type: "part.remove"; sessionID: string; messageID: string; partID: string }
+  | { type: "value.put"; key: string; value: unknown }
+  | { type: "value.remove"; key: string }
+
+export type SessionQuery = {
+  /** Only the direct children of this session. */
+  parentID?: string
+  /** At most this many, newest first. */
+  limit?: number
+}
+
+export type MessageQuery = {
+  /** Only the newest `limit` messages (still returned oldest first). */
+  limit?: number
+}
+
+/**
+ * Where sessions, messages, parts and small side values live. The contract, checked by
+ * `storageConformance` from `agentloop/testing`:
+ *
+ * - `write` is atomic: every change of the batch lands, in order, or none does.
+ * - A write that refers to a session or message that does not exist (a message whose session
+ *   is missing, a part whose message is missing, a remove of something absent) fails with
+ *   `NotFoundError` naming that ID, and writes nothing. Removing an absent value is a no-op.
+ * - A row that does not match its schema, written or read, fails with `InvalidInputError`
+ *   (on write) or `CorruptRowError` (on read) naming the row, never a later crash.
+ * - Sessions list newest first (their IDs are descending); messages and parts oldest first
+ *   (ascending IDs). Parts are stored apart from their message, so changing one part never
+ *   touches another, even when writes to one message interleave.
+ * - Returned objects belong to the caller: mutating them never changes what is stored.
+ */
+export interface Storage {
+  getSession(sessionID: string): Promise<SessionInfo | undefined>
+  listSessions(query?: SessionQuery): Promise<SessionInfo[]>
+  /** NotFoundError if the session does not exist. */
+  getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined>
+  /** A session's messages with their parts in one call. NotFoundError if the session does not exist. */
+  listMessages(sessionID: string, query?: MessageQuery): Promise<WithParts[]>
+  getValue(key: string): Promise<unknown>
+  /** Values whose key starts with `prefix`, in key order. */
+  listValues(prefix: string): Promise<{ key: string; value: unknown }[]>
+  write(writes: readonly StorageWrite[]): Promise<void>
+  close(): Promise<void>
+}
