@@ -4,6 +4,9 @@ import type { Event } from "./bus/catalog.js"
 import { parseInput } from "./error/invalid-input.js"
 import { RuntimeClosedError } from "./error/runtime-closed.js"
 import { createGenerator } from "./id/identifier.js"
+import type { ApprovalScope } from "./permission/approvals.js"
+import { createPermissionService, type PermissionHandler } from "./permission/service.js"
+import { createQuestionService, type QuestionHandler } from "./question/service.js"
 import { createSessionService, type SessionService } from "./session/service.js"
 import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
@@ -13,39 +16,63 @@ export type RuntimeOptions = {
   storage?: Storage
   /** Working directory recorded on new sessions. Default: process.cwd(). */
   directory?: string
+  /** Answers permission requests. Without it, answers come from runtime.permission.reply. */
+  onPermission?: PermissionHandler
+  /** Answers questions. Without it, answers come from runtime.question.reply. */
+  onQuestion?: QuestionHandler
+  /** How long a permission request or question waits for an answer. Default: no limit. */
+  askTimeoutMs?: number
+  /**
+   * For headless hosts without a handler: permission requests that would wait for a human
+   * are denied ("deny") or allowed ("allow"), and questions are rejected. Default: unset.
+   */
+  nonInteractive?: "deny" | "allow"
+  /** What an "always" approval covers: the session and its children (default), or every session. */
+  approvalScope?: ApprovalScope
   /** Called when an event listener throws. Default: console.error. */
   onListenerError?: (error: unknown, event: Event) => void
 }
 
-const Options = z.object({
+const STORAGE_METHODS = ["getSession", "listSessions", "getMessage", "listMessages", "getValue", "listValues", "write", "close"]
+const isFunction = (value: unknown) => typeof value === "function"
+
+const Options = z.strictObject({
   storage: z
     .custom<Storage>(
       (value) =>
         typeof value === "object" &&
         value !== null &&
-        [
-          "getSession",
-          "listSessions",
-          "getMessage",
-          "listMessages",
-          "getValue",
-          "listValues",
-          "write",
-          "close",
-        ].every((method) => typeof (value as Record<string, unknown>)[method] === "function"),
-      { message: "expected a Storage (getSession, listSessions, …, write, close)" },
+        STORAGE_METHODS.every((method) => isFunction((value as Record<string, unknown>)[method])),
+      { message: `expected a Storage (${STORAGE_METHODS.join(", ")})` },
     )
     .optional(),
   directory: z.string().min(1).optional(),
-  onListenerError: z
-    .custom<RuntimeOptions["onListenerError"]>((value) => typeof value === "function")
-    .optional(),
+  onPermission: z.custom<PermissionHandler>(isFunction, { message: "expected a function" }).optional(),
+  onQuestion: z.custom<QuestionHandler>(isFunction, { message: "expected a function" }).optional(),
+  askTimeoutMs: z.number().int().positive().optional(),
+  nonInteractive: z.enum(["deny", "allow"]).optional(),
+  approvalScope: z.enum(["session", "runtime"]).optional(),
+  onListenerError: z.custom<RuntimeOptions["onListenerError"]>(isFunction, { message: "expected a function" }).optional(),
 })
 
 export type Runtime = {
   session: SessionService
+  permission: {
+    ask: ReturnType<typeof createPermissionService>["ask"]
+    list: ReturnType<typeof createPermissionService>["list"]
+    reply: ReturnType<typeof createPermissionService>["reply"]
+  }
+  question: {
+    ask: ReturnType<typeof createQuestionService>["ask"]
+    list: ReturnType<typeof createQuestionService>["list"]
+    reply: ReturnType<typeof createQuestionService>["reply"]
+    reject: ReturnType<typeof createQuestionService>["reject"]
+  }
   events: Events
-  /** Ends event streams, then closes the storage. Calls made afterwards fail with RuntimeClosedError. */
+  /**
+   * Rejects pending permission requests and questions, ends event streams, then closes the
+   * storage. Calls made afterwards fail with RuntimeClosedError.
+   */
   close(): Promise<void>
 }
 
@@ -53,31 +80,44 @@ export type Runtime = {
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const parsed = parseInput("runtime options", Options, options)
   const storage = parsed.storage ?? new MemoryStorage()
-  const bus: Bus = createBus({
-    ...(parsed.onListenerError ? { onListenerError: parsed.onListenerError } : {}),
-  })
+  const bus: Bus = createBus(parsed.onListenerError ? { onListenerError: parsed.onListenerError } : {})
+  const ids = createGenerator()
   let closed: Promise<void> | undefined
-
   const assertOpen = () => {
     if (closed) throw new RuntimeClosedError({ message: "The runtime is closed" })
   }
-
-  const session = createSessionService({
+  const ask = {
     storage,
     bus,
-    ids: createGenerator(),
-    directory: parsed.directory ?? process.cwd(),
+    ids,
     assertOpen,
+    askTimeoutMs: parsed.askTimeoutMs,
+    nonInteractive: parsed.nonInteractive,
+  }
+
+  const session = createSessionService({ storage, bus, ids, directory: parsed.directory ?? process.cwd(), assertOpen })
+  const permission = createPermissionService({
+    ...ask,
+    onPermission: parsed.onPermission,
+    approvalScope: parsed.approvalScope ?? "session",
   })
+  const question = createQuestionService({ ...ask, onQuestion: parsed.onQuestion })
 
   const { on, onAny, stream, listenerCount } = bus
   return {
     session,
+    permission: { ask: permission.ask, list: permission.list, reply: permission.reply },
+    question: { ask: question.ask, list: question.list, reply: question.reply, reject: question.reject },
     events: { on, onAny, stream, listenerCount },
     close() {
       closed ??= (async () => {
-        bus.close()
-        await storage.close()
+        try {
+          await permission.close()
+          await question.close()
+        } finally {
+          bus.close()
+          await storage.close()
+        }
       })()
       return closed
     },

@@ -1,2 +1,8 @@
+export type { ApprovalScope } from "./approvals.js"
+export { CorrectedError, DeniedError, RejectedError } from "./errors.js"
 export { Event } from "./events.js"
+export { AskInput, HandlerAnswer, ReplyInput } from "./input.js"
+export { Config, disabled, evaluate, fromConfig, merge, permissionOfTool } from "./rules.js"
 export * from "./schema.js"
+export type { PermissionHandler as Handler, PermissionService as Service } from "./service.js"
+export { match } from "./wildcard.js"

@@ -1,2 +1,5 @@
+export { RejectedError } from "./errors.js"
 export { Event } from "./events.js"
+export { AskInput, ReplyInput } from "./input.js"
 export * from "./schema.js"
+export type { QuestionHandler as Handler, QuestionService as Service } from "./service.js"

@@ -2,6 +2,7 @@ import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import type { Assistant, WithParts } from "../message/info.js"
 import type { StorageWrite } from "../storage/port.js"
+import { parseID } from "../id/parse-id.js"
 import { VERSION } from "../version.js"
 import type { SessionDeps } from "./deps.js"
 import { copyMessages } from "./fork.js"
@@ -15,7 +16,6 @@ import {
   type ListInput as ListInputType,
   MessagesInput,
   type MessagesInput as MessagesInputType,
-  parseID,
   UpdateInput,
   type UpdateInput as UpdateInputType,
 } from "./input.js"

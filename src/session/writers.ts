@@ -1,8 +1,9 @@
 import { parseInput } from "../error/invalid-input.js"
+import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo } from "../message/info.js"
 import type { Part } from "../message/part.js"
 import type { SessionDeps } from "./deps.js"
-import { PartDelta, parseID } from "./input.js"
+import { PartDelta } from "./input.js"
 
 /**
  * The low-level writers the processor and custom loops use. Each writes one row (rows are

@@ -1,0 +1,33 @@
+import { z } from "zod"
+import { schema as id } from "../id/identifier.js"
+import { Reply, Ruleset } from "./schema.js"
+
+export const AskInput = z.strictObject({
+  sessionID: id("session"),
+  permission: z.string().min(1),
+  /** What the call touches (a command, a path); each is checked against the rules. */
+  patterns: z.array(z.string()).min(1),
+  /** What an "always" answer approves from now on; often broader than `patterns`. */
+  always: z.array(z.string()).default([]),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  tool: z.strictObject({ messageID: id("message"), callID: z.string().min(1) }).optional(),
+  /** The configured rules for this call (agent, runtime and session rules, merged). */
+  ruleset: Ruleset.default([]),
+  /** Overrides the runtime's askTimeoutMs for this request. */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Withdraws the request when aborted (the tool call was cancelled). */
+  signal: z.instanceof(AbortSignal).optional(),
+})
+export type AskInput = z.input<typeof AskInput>
+
+export const ReplyInput = z.strictObject({
+  requestID: id("permission"),
+  reply: Reply,
+  /** With "reject": what the user wants instead, passed to the model. */
+  message: z.string().min(1).optional(),
+})
+export type ReplyInput = z.input<typeof ReplyInput>
+
+/** What an `onPermission` handler returns: a reply, or a reply with the user's message. */
+export const HandlerAnswer = z.union([Reply, z.strictObject({ reply: Reply, message: z.string().min(1).optional() })])
+export type HandlerAnswer = z.infer<typeof HandlerAnswer>

@@ -1,0 +1,162 @@
+import { parseInput } from "../error/invalid-input.js"
+import { NotFoundError } from "../error/not-found.js"
+import { createWaiters } from "../ask/waiters.js"
+import type { AskDeps } from "../ask/deps.js"
+import { createApprovals, type ApprovalScope } from "./approvals.js"
+import { CorrectedError, DeniedError, RejectedError } from "./errors.js"
+import { type AskInput, AskInput as AskInputSchema, HandlerAnswer, type ReplyInput, ReplyInput as ReplyInputSchema } from "./input.js"
+import { evaluate } from "./rules.js"
+import { type Reply, Request, type Rule, type Ruleset } from "./schema.js"
+
+export type PermissionHandler = (
+  request: Request,
+  context: { signal: AbortSignal },
+) => HandlerAnswer | Promise<HandlerAnswer>
+
+export type PermissionDeps = AskDeps & {
+  onPermission?: PermissionHandler | undefined
+  approvalScope: ApprovalScope
+}
+
+const PENDING = "permission/pending/"
+
+export type PermissionService = ReturnType<typeof createPermissionService>
+
+export function createPermissionService(deps: PermissionDeps) {
+  const { storage, bus, ids } = deps
+  const approvals = createApprovals(storage, deps.approvalScope)
+  const waiters = createWaiters<Request, void>()
+  const rulesOf = new Map<string, Ruleset>()
+
+  async function ask(input: AskInput): Promise<void> {
+    deps.assertOpen()
+    const parsed = parseInput("permission.ask input", AskInputSchema, input)
+    const { sessionID, permission, patterns, ruleset, signal } = parsed
+    if (!(await storage.getSession(sessionID))) throw NotFoundError.of("Session", sessionID)
+
+    const decided = patterns.map((pattern) => ({ pattern, rule: evaluate(permission, pattern, ruleset) }))
+    const denied = decided.filter(({ rule }) => rule.action === "deny").map(({ rule }) => rule)
+    if (denied.length > 0) throw DeniedError.byRules(unique(denied))
+    const open = decided.filter(({ rule }) => rule.action === "ask").map(({ pattern }) => pattern)
+    if (open.length === 0 || (await approvals.covers(sessionID, permission, open))) return
+
+    if (!deps.onPermission && deps.nonInteractive === "allow") return
+    if (!deps.onPermission && deps.nonInteractive === "deny") throw DeniedError.nonInteractive(permission, open)
+    if (signal?.aborted) throw RejectedError.aborted()
+
+    const request: Request = {
+      id: ids.ascending("permission"),
+      sessionID,
+      permission,
+      patterns,
+      always: parsed.always,
+      metadata: parsed.metadata,
+      ...(parsed.tool ? { tool: parsed.tool } : {}),
+    }
+    await storage.write([{ type: "value.put", key: PENDING + request.id, value: request }])
+    const timeoutMs = parsed.timeoutMs ?? deps.askTimeoutMs
+    const { answer, settled } = waiters.add(request, {
+      timeoutMs,
+      signal,
+      onExpire: () => void settle(request.id, "reject", RejectedError.timedOut(timeoutMs ?? 0)),
+      onAbort: () => void settle(request.id, "reject", RejectedError.aborted()),
+    })
+    rulesOf.set(request.id, ruleset)
+    bus.publish("permission.asked", request)
+    if (deps.onPermission) void askHandler(deps.onPermission, request, settled)
+    return answer
+  }
+
+  async function askHandler(handler: PermissionHandler, request: Request, signal: AbortSignal) {
+    let answer: HandlerAnswer
+    try {
+      answer = HandlerAnswer.parse(await handler(request, { signal }))
+    } catch (error) {
+      if (waiters.has(request.id)) await settle(request.id, "reject", RejectedError.handlerFailed(error))
+      return
+    }
+    if (!waiters.has(request.id)) return
+    const { reply, message } = typeof answer === "string" ? { reply: answer, message: undefined } : answer
+    await answerRequest(request, reply, message)
+  }
+
+  /** Ends one waiting request: removes it from storage, publishes the reply, settles the caller. */
+  async function settle(requestID: string, reply: Reply, error?: Error): Promise<Request | undefined> {
+    const waiter = waiters.take(requestID)
+    rulesOf.delete(requestID)
+    if (!waiter) return undefined
+    try {
+      await storage.write([{ type: "value.remove", key: PENDING + requestID }])
+    } finally {
+      bus.publish("permission.replied", { sessionID: waiter.request.sessionID, requestID, reply })
+      if (error) waiter.reject(error)
+      else waiter.resolve()
+    }
+    return waiter.request
+  }
+
+  async function answerRequest(request: Request, reply: Reply, message?: string) {
+    if (reply === "reject") {
+      const error = () => (message ? CorrectedError.withFeedback(message) : RejectedError.byUser())
+      await settleOrForget(request, "reject", error())
+      // One "no" answers the whole batch of the session's waiting calls.
+      for (const other of await pendingOf(request.sessionID)) await settleOrForget(other, "reject", error())
+      return
+    }
+    if (reply === "always" && request.always.length > 0)
+      await storage.write(approvals.writes(request.sessionID, request.permission, request.always))
+    await settleOrForget(request, reply)
+    if (reply === "always") await resolveNowApproved()
+  }
+
+  /** Settles a waiting request, or removes a stored one left by an earlier process. */
+  async function settleOrForget(request: Request, reply: Reply, error?: Error) {
+    if (await settle(request.id, reply, error)) return
+    await storage.write([{ type: "value.remove", key: PENDING + request.id }])
+    bus.publish("permission.replied", { sessionID: request.sessionID, requestID: request.id, reply })
+  }
+
+  /** After an "always": every waiting request that the approvals now fully cover goes ahead. */
+  async function resolveNowApproved() {
+    for (const other of waiters.requests()) {
+      const rules = rulesOf.get(other.id) ?? []
+      const open = other.patterns.filter((pattern) => evaluate(other.permission, pattern, rules).action === "ask")
+      if (await approvals.covers(other.sessionID, other.permission, open)) await settle(other.id, "always")
+    }
+  }
+
+  async function pendingOf(sessionID: string): Promise<Request[]> {
+    return (await list()).filter((request) => request.sessionID === sessionID)
+  }
+
+  async function list(): Promise<Request[]> {
+    deps.assertOpen()
+    const stored = await storage.listValues(PENDING)
+    return stored.flatMap(({ value }) => {
+      const parsed = Request.safeParse(value)
+      return parsed.success ? [parsed.data] : []
+    })
+  }
+
+  async function reply(input: ReplyInput): Promise<void> {
+    deps.assertOpen()
+    const { requestID, reply: answer, message } = parseInput("permission.reply input", ReplyInputSchema, input)
+    const request =
+      waiters.requests().find((waiting) => waiting.id === requestID) ??
+      (await list()).find((stored) => stored.id === requestID)
+    if (!request) throw NotFoundError.of("Permission request", requestID)
+    await answerRequest(request, answer, message)
+  }
+
+  /** Rejects every waiting request; called by runtime.close() before storage closes. */
+  async function close(): Promise<void> {
+    for (const request of waiters.requests()) await settle(request.id, "reject", RejectedError.closed())
+  }
+
+  return { ask, list, reply, close }
+}
+
+function unique(rules: Rule[]): Rule[] {
+  return [...new Set(rules)]
+}
+
