@@ -12,5 +12,6 @@ export default defineConfig({
   clean: true,
   target: "node20",
   shims: true,
+  removeNodeProtocol: false,
   splitting: true,
 })

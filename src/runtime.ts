@@ -33,7 +33,16 @@ export type RuntimeOptions = {
   onListenerError?: (error: unknown, event: Event) => void
 }
 
-const STORAGE_METHODS = ["getSession", "listSessions", "getMessage", "listMessages", "getValue", "listValues", "write", "close"]
+const STORAGE_METHODS = [
+  "getSession",
+  "listSessions",
+  "getMessage",
+  "listMessages",
+  "getValue",
+  "listValues",
+  "write",
+  "close",
+]
 const isFunction = (value: unknown) => typeof value === "function"
 
 const Options = z.strictObject({
@@ -52,7 +61,9 @@ const Options = z.strictObject({
   askTimeoutMs: z.number().int().positive().optional(),
   nonInteractive: z.enum(["deny", "allow"]).optional(),
   approvalScope: z.enum(["session", "runtime"]).optional(),
-  onListenerError: z.custom<RuntimeOptions["onListenerError"]>(isFunction, { message: "expected a function" }).optional(),
+  onListenerError: z
+    .custom<RuntimeOptions["onListenerError"]>(isFunction, { message: "expected a function" })
+    .optional(),
 })
 
 export type Runtime = {
@@ -95,7 +106,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     nonInteractive: parsed.nonInteractive,
   }
 
-  const session = createSessionService({ storage, bus, ids, directory: parsed.directory ?? process.cwd(), assertOpen })
+  const session = createSessionService({
+    storage,
+    bus,
+    ids,
+    directory: parsed.directory ?? process.cwd(),
+    assertOpen,
+  })
   const permission = createPermissionService({
     ...ask,
     onPermission: parsed.onPermission,

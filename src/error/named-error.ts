@@ -29,8 +29,9 @@ export abstract class NamedError<Name extends string = string, Data extends obje
   }
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: constructor parameters vary per subclass
-export type NamedErrorClass = (abstract new (...args: any[]) => NamedError<string, object>) & { errorName: string }
+export type NamedErrorClass = (abstract new (
+  ...args: never[]
+) => NamedError<string, object>) & { errorName: string }
 
 export function isNamedError(value: unknown): value is NamedError<string, object> {
   return typeof value === "object" && value !== null && (value as { [marker]?: unknown })[marker] === true

@@ -21,7 +21,10 @@ export class APIError extends NamedError<"APIError", z.infer<typeof APIErrorData
 }
 
 const OutputLengthErrorData = z.object({ message: z.string().optional() })
-export class OutputLengthError extends NamedError<"OutputLengthError", z.infer<typeof OutputLengthErrorData>> {
+export class OutputLengthError extends NamedError<
+  "OutputLengthError",
+  z.infer<typeof OutputLengthErrorData>
+> {
   static override readonly errorName = "OutputLengthError"
   static readonly Schema = z.object({ name: z.literal("OutputLengthError"), data: OutputLengthErrorData })
 }
@@ -33,7 +36,10 @@ export class AbortedError extends NamedError<"AbortedError", z.infer<typeof Abor
 }
 
 const ContextOverflowErrorData = z.object({ message: z.string(), responseBody: z.string().optional() })
-export class ContextOverflowError extends NamedError<"ContextOverflowError", z.infer<typeof ContextOverflowErrorData>> {
+export class ContextOverflowError extends NamedError<
+  "ContextOverflowError",
+  z.infer<typeof ContextOverflowErrorData>
+> {
   static override readonly errorName = "ContextOverflowError"
   static readonly Schema = z.object({
     name: z.literal("ContextOverflowError"),

@@ -36,7 +36,10 @@ export class RejectedError extends NamedError<"PermissionRejectedError", z.infer
 
   static handlerFailed(cause: unknown): RejectedError {
     const detail = cause instanceof Error ? cause.message : String(cause)
-    return new RejectedError({ message: `${REJECTED} The permission handler failed: ${detail}`, reason: "handler" }, { cause })
+    return new RejectedError(
+      { message: `${REJECTED} The permission handler failed: ${detail}`, reason: "handler" },
+      { cause },
+    )
   }
 }
 
@@ -63,7 +66,9 @@ export class DeniedError extends NamedError<"PermissionDeniedError", z.infer<typ
   static readonly Schema = z.object({ name: z.literal("PermissionDeniedError"), data: DeniedData })
 
   static byRules(rules: Rule[]): DeniedError {
-    const named = rules.map((rule) => `${rule.permission} ${JSON.stringify(rule.pattern)} -> ${rule.action}`).join("; ")
+    const named = rules
+      .map((rule) => `${rule.permission} ${JSON.stringify(rule.pattern)} -> ${rule.action}`)
+      .join("; ")
     return new DeniedError({
       message: `A configured permission rule prevents this specific tool call (${named}). Do not retry it; find another way or ask the user.`,
       rules,

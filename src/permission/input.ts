@@ -29,5 +29,8 @@ export const ReplyInput = z.strictObject({
 export type ReplyInput = z.input<typeof ReplyInput>
 
 /** What an `onPermission` handler returns: a reply, or a reply with the user's message. */
-export const HandlerAnswer = z.union([Reply, z.strictObject({ reply: Reply, message: z.string().min(1).optional() })])
+export const HandlerAnswer = z.union([
+  Reply,
+  z.strictObject({ reply: Reply, message: z.string().min(1).optional() }),
+])
 export type HandlerAnswer = z.infer<typeof HandlerAnswer>

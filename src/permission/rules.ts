@@ -39,7 +39,8 @@ export function fromConfig(config: Config, options: { home?: string } = {}): Rul
       rules.push({ permission, pattern: "*", action: value })
       continue
     }
-    for (const [pattern, action] of Object.entries(value)) rules.push({ permission, pattern: expandHome(pattern, home), action })
+    for (const [pattern, action] of Object.entries(value))
+      rules.push({ permission, pattern: expandHome(pattern, home), action })
   }
   return rules
 }

@@ -1,10 +1,16 @@
+import type { AskDeps } from "../ask/deps.js"
+import { createWaiters } from "../ask/waiters.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
-import { createWaiters } from "../ask/waiters.js"
-import type { AskDeps } from "../ask/deps.js"
-import { createApprovals, type ApprovalScope } from "./approvals.js"
+import { type ApprovalScope, createApprovals } from "./approvals.js"
 import { CorrectedError, DeniedError, RejectedError } from "./errors.js"
-import { type AskInput, AskInput as AskInputSchema, HandlerAnswer, type ReplyInput, ReplyInput as ReplyInputSchema } from "./input.js"
+import {
+  type AskInput,
+  AskInput as AskInputSchema,
+  HandlerAnswer,
+  type ReplyInput,
+  ReplyInput as ReplyInputSchema,
+} from "./input.js"
 import { evaluate } from "./rules.js"
 import { type Reply, Request, type Rule, type Ruleset } from "./schema.js"
 
@@ -41,7 +47,8 @@ export function createPermissionService(deps: PermissionDeps) {
     if (open.length === 0 || (await approvals.covers(sessionID, permission, open))) return
 
     if (!deps.onPermission && deps.nonInteractive === "allow") return
-    if (!deps.onPermission && deps.nonInteractive === "deny") throw DeniedError.nonInteractive(permission, open)
+    if (!deps.onPermission && deps.nonInteractive === "deny")
+      throw DeniedError.nonInteractive(permission, open)
     if (signal?.aborted) throw RejectedError.aborted()
 
     const request: Request = {
@@ -120,7 +127,9 @@ export function createPermissionService(deps: PermissionDeps) {
   async function resolveNowApproved() {
     for (const other of waiters.requests()) {
       const rules = rulesOf.get(other.id) ?? []
-      const open = other.patterns.filter((pattern) => evaluate(other.permission, pattern, rules).action === "ask")
+      const open = other.patterns.filter(
+        (pattern) => evaluate(other.permission, pattern, rules).action === "ask",
+      )
       if (await approvals.covers(other.sessionID, other.permission, open)) await settle(other.id, "always")
     }
   }
@@ -140,7 +149,11 @@ export function createPermissionService(deps: PermissionDeps) {
 
   async function reply(input: ReplyInput): Promise<void> {
     deps.assertOpen()
-    const { requestID, reply: answer, message } = parseInput("permission.reply input", ReplyInputSchema, input)
+    const {
+      requestID,
+      reply: answer,
+      message,
+    } = parseInput("permission.reply input", ReplyInputSchema, input)
     const request =
       waiters.requests().find((waiting) => waiting.id === requestID) ??
       (await list()).find((stored) => stored.id === requestID)
@@ -159,4 +172,3 @@ export function createPermissionService(deps: PermissionDeps) {
 function unique(rules: Rule[]): Rule[] {
   return [...new Set(rules)]
 }
-

@@ -34,12 +34,16 @@ export class RejectedError extends NamedError<"QuestionRejectedError", z.infer<t
 
   static handlerFailed(cause: unknown): RejectedError {
     const detail = cause instanceof Error ? cause.message : String(cause)
-    return new RejectedError({ message: `${DISMISSED} The question handler failed: ${detail}`, reason: "handler" }, { cause })
+    return new RejectedError(
+      { message: `${DISMISSED} The question handler failed: ${detail}`, reason: "handler" },
+      { cause },
+    )
   }
 
   static nonInteractive(): RejectedError {
     return new RejectedError({
-      message: "No one can answer questions in this non-interactive session. Decide yourself, or stop and explain what you need.",
+      message:
+        "No one can answer questions in this non-interactive session. Decide yourself, or stop and explain what you need.",
       reason: "non-interactive",
     })
   }

@@ -24,12 +24,18 @@ export type ReplyInput = z.input<typeof ReplyInput>
 export function checkAnswers(questions: readonly Info[], answers: readonly Answer[]): void {
   const issues: { path: string; message: string }[] = []
   if (answers.length !== questions.length)
-    issues.push({ path: "answers", message: `expected ${questions.length} answer(s), one per question, got ${answers.length}` })
+    issues.push({
+      path: "answers",
+      message: `expected ${questions.length} answer(s), one per question, got ${answers.length}`,
+    })
   questions.forEach((question, index) => {
     const answer = answers[index]
     if (!answer) return
     if (!question.multiple && answer.length > 1)
-      issues.push({ path: `answers.${index}`, message: `"${question.header}" takes one choice, got ${answer.length}` })
+      issues.push({
+        path: `answers.${index}`,
+        message: `"${question.header}" takes one choice, got ${answer.length}`,
+      })
     if (question.custom === false) {
       const labels = new Set(question.options.map((option) => option.label))
       for (const choice of answer)

@@ -4,10 +4,19 @@ import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import { parseID } from "../id/parse-id.js"
 import { RejectedError } from "./errors.js"
-import { type AskInput, AskInput as AskInputSchema, checkAnswers, type ReplyInput, ReplyInput as ReplyInputSchema } from "./input.js"
+import {
+  type AskInput,
+  AskInput as AskInputSchema,
+  checkAnswers,
+  type ReplyInput,
+  ReplyInput as ReplyInputSchema,
+} from "./input.js"
 import { type Answer, Request } from "./schema.js"
 
-export type QuestionHandler = (request: Request, context: { signal: AbortSignal }) => Answer[] | Promise<Answer[]>
+export type QuestionHandler = (
+  request: Request,
+  context: { signal: AbortSignal },
+) => Answer[] | Promise<Answer[]>
 
 export type QuestionDeps = AskDeps & { onQuestion?: QuestionHandler | undefined }
 

@@ -148,11 +148,12 @@ export class MemoryStorage implements Storage {
   }
 
   #descendantsAndSelf(sessionID: string): string[] {
-    const found = [sessionID]
-    for (let index = 0; index < found.length; index++) {
-      for (const [id, session] of this.#sessions) if (session.parentID === found[index]) found.push(id)
+    // A Set, so that a parent cycle written by a careless caller cannot loop forever.
+    const found = new Set([sessionID])
+    for (const parent of found) {
+      for (const [id, session] of this.#sessions) if (session.parentID === parent) found.add(id)
     }
-    return found
+    return [...found]
   }
 }
 

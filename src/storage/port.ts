@@ -3,9 +3,11 @@ import type { Part } from "../message/part.js"
 import type { Info as SessionInfo } from "../session/info.js"
 
 /**
- * One change in a `Storage.write` batch. Puts insert or replace by ID.
- * Removing a session removes its messages, their parts, and all its descendant sessions.
- * Removing a message removes its parts.
+ * One change in a `Storage.write` batch. Puts upsert by ID and keep the row's children: putting
+ * a message again keeps its parts, putting a session again keeps its messages. Message IDs are
+ * unique within their session and part IDs within their message. Removing a session removes
+ * its messages, their parts, and all its descendant sessions. Removing a message removes its
+ * parts. Values must be JSON (no undefined, functions, bigints or NaN).
  */
 export type StorageWrite =
   | { type: "session.put"; info: SessionInfo }
@@ -20,12 +22,12 @@ export type StorageWrite =
 export type SessionQuery = {
   /** Only the direct children of this session. */
   parentID?: string
-  /** At most this many, newest first. */
+  /** At most this many (a positive integer), newest first. */
   limit?: number
 }
 
 export type MessageQuery = {
-  /** Only the newest `limit` messages (still returned oldest first). */
+  /** Only the newest `limit` messages (a positive integer; still returned oldest first). */
   limit?: number
 }
 
@@ -52,7 +54,7 @@ export interface Storage {
   /** A session's messages with their parts in one call. NotFoundError if the session does not exist. */
   listMessages(sessionID: string, query?: MessageQuery): Promise<WithParts[]>
   getValue(key: string): Promise<unknown>
-  /** Values whose key starts with `prefix`, in key order. */
+  /** Values whose key starts with `prefix`, in JavaScript string order of their keys. */
   listValues(prefix: string): Promise<{ key: string; value: unknown }[]>
   write(writes: readonly StorageWrite[]): Promise<void>
   close(): Promise<void>

@@ -1,4 +1,4 @@
-import type { z } from "zod"
+import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { Info as MessageInfo } from "../message/info.js"
 import { Part } from "../message/part.js"
@@ -43,9 +43,11 @@ export function validateWrites(writes: readonly StorageWrite[]): StorageWrite[] 
         return { ...write, info: validRow("message", write.info, index) }
       case "part.put":
         return { ...write, part: validRow("part", write.part, index) }
-      case "value.put":
-        if (write.value === undefined) throw invalid(index, "value", `value for ${write.key} is undefined`)
+      case "value.put": {
+        const parsed = z.json().safeParse(write.value)
+        if (!parsed.success) throw invalid(index, "value", `value for ${write.key} is not JSON`)
         return write
+      }
       default:
         return write
     }

@@ -379,6 +379,20 @@ const cases: Record<string, Case<Storage>> = {
     )
   },
 
+  async "refuses a side value that is not JSON, writing nothing"(storage) {
+    for (const value of [undefined, Number.NaN, () => 1, { nested: 10n }]) {
+      await expectError(
+        storage.write([
+          { type: "value.put", key: "ok", value: 1 },
+          { type: "value.put", key: "bad", value },
+        ]),
+        InvalidInputError,
+        "bad",
+      )
+    }
+    assert.deepEqual(await storage.listValues(""), [])
+  },
+
   async "returned objects are copies the caller may change"(storage, build) {
     const { session, user } = await seed(storage, build)
     const part = build.text(session.id, user.id)

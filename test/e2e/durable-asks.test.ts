@@ -44,13 +44,33 @@ describe("permissions and questions on SQLite", () => {
 
     const second = createRuntime({ storage: new SqliteStorage(file), nonInteractive: "deny" })
     // Approved: nothing is asked (a non-interactive runtime would deny anything it had to ask).
-    await second.permission.ask({ sessionID: session.id, permission: "edit", patterns: ["src/b.ts"], ruleset: ask })
-    await second.permission.ask({ sessionID: child.id, permission: "edit", patterns: ["src/c.ts"], ruleset: ask })
+    await second.permission.ask({
+      sessionID: session.id,
+      permission: "edit",
+      patterns: ["src/b.ts"],
+      ruleset: ask,
+    })
+    await second.permission.ask({
+      sessionID: child.id,
+      permission: "edit",
+      patterns: ["src/c.ts"],
+      ruleset: ask,
+    })
     await expect(
-      second.permission.ask({ sessionID: session.id, permission: "edit", patterns: ["test/a.ts"], ruleset: ask }),
+      second.permission.ask({
+        sessionID: session.id,
+        permission: "edit",
+        patterns: ["test/a.ts"],
+        ruleset: ask,
+      }),
     ).rejects.toThrow("non-interactive")
     await expect(
-      second.permission.ask({ sessionID: other.id, permission: "edit", patterns: ["src/b.ts"], ruleset: ask }),
+      second.permission.ask({
+        sessionID: other.id,
+        permission: "edit",
+        patterns: ["src/b.ts"],
+        ruleset: ask,
+      }),
     ).rejects.toThrow("non-interactive")
     await second.close()
   })
@@ -58,7 +78,9 @@ describe("permissions and questions on SQLite", () => {
   it("lists what was waiting when a process died, and lets a new runtime reject it", async () => {
     const crashed = createRuntime({ storage: new SqliteStorage(file) })
     const session = await crashed.session.create()
-    void crashed.permission.ask({ sessionID: session.id, permission: "bash", patterns: ["make"], ruleset: ask }).catch(() => {})
+    void crashed.permission
+      .ask({ sessionID: session.id, permission: "bash", patterns: ["make"], ruleset: ask })
+      .catch(() => {})
     void crashed.question
       .ask({ sessionID: session.id, questions: [{ question: "Go on?", header: "Continue", options: [] }] })
       .catch(() => {})

@@ -1,3 +1,4 @@
+import fc from "fast-check"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Identifier, InvalidInputError } from "../../src/index.js"
 
@@ -115,5 +116,26 @@ describe("Identifier", () => {
     expect(schema.safeParse(Identifier.ascending("message")).success).toBe(true)
     expect(schema.safeParse(Identifier.ascending("part")).success).toBe(false)
     expect(schema.safeParse("msg_short").success).toBe(false)
+  })
+})
+
+describe("Identifier.createGenerator (property)", () => {
+  it("orders IDs strictly for any sequence of clock readings, forwards or backwards", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: 2 ** 40 }), { minLength: 1, maxLength: 200 }),
+        (times) => {
+          let index = 0
+          const ids = Identifier.createGenerator(() => times[index++ % times.length]!)
+          const ascending = times.map(() => ids.ascending("message"))
+          const descending = times.map(() => ids.descending("session"))
+          for (let i = 1; i < times.length; i++) {
+            if (!(ascending[i]! > ascending[i - 1]!)) return false
+            if (!(descending[i]! < descending[i - 1]!)) return false
+          }
+          return true
+        },
+      ),
+    )
   })
 })

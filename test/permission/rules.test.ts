@@ -38,7 +38,9 @@ describe("Permission.match", () => {
   it("agrees with a reference matcher on random patterns (property)", () => {
     const symbols = ["a", "b", " ", "/", "\\", ".", "(", "$", "+"]
     const value = fc.array(fc.constantFrom(...symbols), { maxLength: 10 }).map((chars) => chars.join(""))
-    const pattern = fc.array(fc.constantFrom(...symbols, "*", "?"), { maxLength: 8 }).map((chars) => chars.join(""))
+    const pattern = fc
+      .array(fc.constantFrom(...symbols, "*", "?"), { maxLength: 8 })
+      .map((chars) => chars.join(""))
     fc.assert(
       fc.property(value, pattern, (text, glob) => Permission.match(text, glob) === reference(text, glob)),
       { numRuns: 3000 },
@@ -72,8 +74,12 @@ describe("Permission.evaluate", () => {
   const deny = (permission: string, pattern: string) => ({ permission, pattern, action: "deny" as const })
 
   it("lets the last matching rule win, in either order", () => {
-    expect(Permission.evaluate("bash", "rm -rf /", [allow("bash", "*"), deny("bash", "rm *")]).action).toBe("deny")
-    expect(Permission.evaluate("bash", "rm -rf /", [deny("bash", "rm *"), allow("bash", "*")]).action).toBe("allow")
+    expect(Permission.evaluate("bash", "rm -rf /", [allow("bash", "*"), deny("bash", "rm *")]).action).toBe(
+      "deny",
+    )
+    expect(Permission.evaluate("bash", "rm -rf /", [deny("bash", "rm *"), allow("bash", "*")]).action).toBe(
+      "allow",
+    )
   })
 
   it("lets later rulesets override earlier ones", () => {
@@ -100,7 +106,10 @@ describe("Permission.evaluate", () => {
   })
 
   it("merges rulesets by concatenation", () => {
-    expect(Permission.merge([allow("a", "*")], [], [deny("b", "*")])).toEqual([allow("a", "*"), deny("b", "*")])
+    expect(Permission.merge([allow("a", "*")], [], [deny("b", "*")])).toEqual([
+      allow("a", "*"),
+      deny("b", "*"),
+    ])
   })
 })
 
@@ -118,7 +127,12 @@ describe("Permission.fromConfig", () => {
       { external_directory: { "~": "allow", "~/code/*": "allow", "$HOME/tmp/*": "deny", "/etc/~x": "deny" } },
       { home: "/home/ada" },
     )
-    expect(rules.map((rule) => rule.pattern)).toEqual(["/home/ada", "/home/ada/code/*", "/home/ada/tmp/*", "/etc/~x"])
+    expect(rules.map((rule) => rule.pattern)).toEqual([
+      "/home/ada",
+      "/home/ada/code/*",
+      "/home/ada/tmp/*",
+      "/etc/~x",
+    ])
   })
 
   it("refuses an unknown action, naming the key", () => {
@@ -136,7 +150,11 @@ describe("Permission.fromConfig", () => {
 
 describe("Permission.disabled", () => {
   it("lists tools whose last rule denies everything; edit-style tools share edit", () => {
-    const rules = Permission.fromConfig({ edit: "deny", bash: { "*": "deny", "ls *": "allow" }, webfetch: "deny" })
+    const rules = Permission.fromConfig({
+      edit: "deny",
+      bash: { "*": "deny", "ls *": "allow" },
+      webfetch: "deny",
+    })
     rules.push({ permission: "webfetch", pattern: "*", action: "allow" })
     expect(Permission.disabled(["edit", "write", "patch", "bash", "read", "webfetch"], rules)).toEqual(
       new Set(["edit", "write", "patch"]),

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { createRuntime, type Event, Identifier, InvalidInputError, NotFoundError, Permission, type RuntimeOptions } from "../../src/index.js"
+import {
+  createRuntime,
+  type Event,
+  Identifier,
+  type InvalidInputError,
+  NotFoundError,
+  Permission,
+  type RuntimeOptions,
+} from "../../src/index.js"
 import { rejection } from "../session/helpers.js"
 
 afterEach(() => {
@@ -15,14 +23,22 @@ async function setup(options: RuntimeOptions = {}) {
     events.push(event)
   })
   const session = await runtime.session.create()
-  const asked = () => events.filter((event) => event.type === "permission.asked").map((event) => event.properties as Permission.Request)
+  const asked = () =>
+    events
+      .filter((event) => event.type === "permission.asked")
+      .map((event) => event.properties as Permission.Request)
   const replies = () =>
-    events.flatMap((event) => (event.type === "permission.replied" ? [[event.properties.requestID, event.properties.reply]] : []))
+    events.flatMap((event) =>
+      event.type === "permission.replied" ? [[event.properties.requestID, event.properties.reply]] : [],
+    )
   /** Starts an ask and returns its settled outcome as a promise that never rejects. */
   const start = (input: Partial<Permission.AskInput> & { patterns: string[] }) => {
     const outcome = runtime.permission
       .ask({ sessionID: session.id, permission: "bash", ruleset: ask, ...input })
-      .then(() => "allowed" as const, (error: Error) => error)
+      .then(
+        () => "allowed" as const,
+        (error: Error) => error,
+      )
     return outcome
   }
   return { runtime, session, events, asked, replies, start }
@@ -48,7 +64,12 @@ describe("runtime.permission.ask", () => {
     const { runtime, session, events } = await setup()
     const rules: Permission.Rule[] = [...ask, { permission: "bash", pattern: "rm *", action: "deny" }]
     const error = await rejection(
-      runtime.permission.ask({ sessionID: session.id, permission: "bash", patterns: ["ls", "rm -rf /"], ruleset: rules }),
+      runtime.permission.ask({
+        sessionID: session.id,
+        permission: "bash",
+        patterns: ["ls", "rm -rf /"],
+        ruleset: rules,
+      }),
     )
     expect(Permission.DeniedError.isInstance(error)).toBe(true)
     expect((error as Permission.DeniedError).data.rules).toEqual([rules[1]])
@@ -62,7 +83,12 @@ describe("runtime.permission.ask", () => {
     const outcome = start({ patterns: ["npm test"], always: ["npm *"], metadata: { command: "npm test" } })
     await settle()
     const [request] = asked()
-    expect(request).toMatchObject({ sessionID: session.id, permission: "bash", patterns: ["npm test"], always: ["npm *"] })
+    expect(request).toMatchObject({
+      sessionID: session.id,
+      permission: "bash",
+      patterns: ["npm test"],
+      always: ["npm *"],
+    })
     expect(request?.id).toMatch(/^per_/)
     expect(await runtime.permission.list()).toEqual([request])
     await runtime.permission.reply({ requestID: request!.id, reply: "once" })
@@ -80,7 +106,12 @@ describe("runtime.permission.ask", () => {
     const other = await runtime.session.create()
     const first = start({ patterns: ["a"] })
     const second = start({ patterns: ["b"] })
-    const elsewhere = runtime.permission.ask({ sessionID: other.id, permission: "bash", patterns: ["c"], ruleset: ask })
+    const elsewhere = runtime.permission.ask({
+      sessionID: other.id,
+      permission: "bash",
+      patterns: ["c"],
+      ruleset: ask,
+    })
     await settle()
     await runtime.permission.reply({ requestID: asked()[0]!.id, reply: "reject" })
     const [error1, error2] = await Promise.all([first, second])
@@ -99,7 +130,11 @@ describe("runtime.permission.ask", () => {
     const { runtime, asked, start } = await setup()
     const outcome = start({ patterns: ["rm -rf build"] })
     await settle()
-    await runtime.permission.reply({ requestID: asked()[0]!.id, reply: "reject", message: "Use npm run clean instead" })
+    await runtime.permission.reply({
+      requestID: asked()[0]!.id,
+      reply: "reject",
+      message: "Use npm run clean instead",
+    })
     const error = (await outcome) as Permission.CorrectedError
     expect(Permission.CorrectedError.isInstance(error)).toBe(true)
     expect(error.data.feedback).toBe("Use npm run clean instead")
@@ -128,7 +163,12 @@ describe("runtime.permission.ask", () => {
     expect(waiting[1]?.sessionID).toBe(unrelated.id)
     expect(replies().map(([, reply]) => reply)).toEqual(["always", "always", "always"])
     // Later calls in the session are approved without asking.
-    await runtime.permission.ask({ sessionID: session.id, permission: "bash", patterns: ["npm install"], ruleset: ask })
+    await runtime.permission.ask({
+      sessionID: session.id,
+      permission: "bash",
+      patterns: ["npm install"],
+      ruleset: ask,
+    })
     await runtime.permission.reply({ requestID: waiting[0]!.id, reply: "once" })
     await runtime.permission.reply({ requestID: waiting[1]!.id, reply: "once" })
     expect(await partly).toBe("allowed")
@@ -143,10 +183,20 @@ describe("runtime.permission.ask", () => {
     await first
     const rules: Permission.Rule[] = [...ask, { permission: "bash", pattern: "rm -rf *", action: "deny" }]
     const error = await rejection(
-      runtime.permission.ask({ sessionID: session.id, permission: "bash", patterns: ["rm -rf /"], ruleset: rules }),
+      runtime.permission.ask({
+        sessionID: session.id,
+        permission: "bash",
+        patterns: ["rm -rf /"],
+        ruleset: rules,
+      }),
     )
     expect(Permission.DeniedError.isInstance(error)).toBe(true)
-    await runtime.permission.ask({ sessionID: session.id, permission: "bash", patterns: ["rm tmp2"], ruleset: rules })
+    await runtime.permission.ask({
+      sessionID: session.id,
+      permission: "bash",
+      patterns: ["rm tmp2"],
+      ruleset: rules,
+    })
   })
 
   it("shares approvals across sessions with runtime scope", async () => {
@@ -156,7 +206,12 @@ describe("runtime.permission.ask", () => {
     await settle()
     await runtime.permission.reply({ requestID: asked()[0]!.id, reply: "always" })
     await first
-    await runtime.permission.ask({ sessionID: other.id, permission: "bash", patterns: ["ls -la"], ruleset: ask })
+    await runtime.permission.ask({
+      sessionID: other.id,
+      permission: "bash",
+      patterns: ["ls -la"],
+      ruleset: ask,
+    })
     expect(asked()).toHaveLength(1)
   })
 
@@ -253,12 +308,18 @@ describe("runtime.permission.ask", () => {
     expect(unknown.message).toContain(requestID)
     start({ patterns: ["a"] })
     await settle()
-    const malformed = await rejection(runtime.permission.reply({ requestID: asked()[0]!.id, reply: "sure" as "once" }))
+    const malformed = await rejection(
+      runtime.permission.reply({ requestID: asked()[0]!.id, reply: "sure" as "once" }),
+    )
     expect((malformed as InvalidInputError).data.issues[0]?.path).toBe("reply")
-    const noPatterns = await rejection(runtime.permission.ask({ sessionID: asked()[0]!.sessionID, permission: "bash", patterns: [] }))
+    const noPatterns = await rejection(
+      runtime.permission.ask({ sessionID: asked()[0]!.sessionID, permission: "bash", patterns: [] }),
+    )
     expect((noPatterns as InvalidInputError).data.issues[0]?.path).toBe("patterns")
     const sessionID = Identifier.descending("session")
-    const missing = await rejection(runtime.permission.ask({ sessionID, permission: "bash", patterns: ["a"] }))
+    const missing = await rejection(
+      runtime.permission.ask({ sessionID, permission: "bash", patterns: ["a"] }),
+    )
     expect((missing as NotFoundError).data.id).toBe(sessionID)
     expect(await runtime.permission.list()).toHaveLength(1)
   })

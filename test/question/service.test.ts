@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { createRuntime, type Event, Identifier, InvalidInputError, NotFoundError, Question, type RuntimeOptions } from "../../src/index.js"
+import {
+  createRuntime,
+  type Event,
+  Identifier,
+  InvalidInputError,
+  NotFoundError,
+  Question,
+  type RuntimeOptions,
+} from "../../src/index.js"
 import { rejection } from "../session/helpers.js"
 
 afterEach(() => {
@@ -35,9 +43,14 @@ async function setup(options: RuntimeOptions = {}) {
     events.push(event)
   })
   const session = await runtime.session.create()
-  const asked = () => events.filter((event) => event.type === "question.asked").map((event) => event.properties as Question.Request)
-  const start = (questions: Question.Info[] = pickOne, extra: Partial<Question.AskInput> = {}) =>
-    runtime.question.ask({ sessionID: session.id, questions, ...extra }).catch((error: Error) => error)
+  const asked = () =>
+    events
+      .filter((event) => event.type === "question.asked")
+      .map((event) => event.properties as Question.Request)
+  const start = (
+    questions: Question.AskInput["questions"] = pickOne,
+    extra: Partial<Question.AskInput> = {},
+  ) => runtime.question.ask({ sessionID: session.id, questions, ...extra }).catch((error: Error) => error)
   return { runtime, session, events, asked, start }
 }
 
@@ -102,7 +115,10 @@ describe("runtime.question", () => {
     const error = (await outcome) as Question.RejectedError
     expect(Question.RejectedError.isInstance(error)).toBe(true)
     expect(error.message).toBe("The user dismissed this question.")
-    expect(events.at(-1)).toEqual({ type: "question.rejected", properties: { sessionID: session.id, requestID: asked()[0]!.id } })
+    expect(events.at(-1)).toEqual({
+      type: "question.rejected",
+      properties: { sessionID: session.id, requestID: asked()[0]!.id },
+    })
     expect(await runtime.question.list()).toEqual([])
   })
 
@@ -119,7 +135,9 @@ describe("runtime.question", () => {
   })
 
   it("takes answers from an onQuestion handler, and validates them", async () => {
-    const good = await setup({ onQuestion: (request) => request.questions.map((question) => [question.options[0]!.label]) })
+    const good = await setup({
+      onQuestion: (request) => request.questions.map((question) => [question.options[0]!.label]),
+    })
     expect(await good.start()).toEqual([["npm"]])
     const bad = await setup({ onQuestion: () => [["yarn"]] })
     const error = (await bad.start()) as Question.RejectedError
@@ -137,10 +155,15 @@ describe("runtime.question", () => {
   it("refuses unknown requests and bad questions", async () => {
     const { runtime, session } = await setup()
     const requestID = Identifier.ascending("question")
-    expect(NotFoundError.isInstance(await rejection(runtime.question.reply({ requestID, answers: [] })))).toBe(true)
+    expect(
+      NotFoundError.isInstance(await rejection(runtime.question.reply({ requestID, answers: [] }))),
+    ).toBe(true)
     expect(NotFoundError.isInstance(await rejection(runtime.question.reject(requestID)))).toBe(true)
     const longHeader = await rejection(
-      runtime.question.ask({ sessionID: session.id, questions: [{ question: "q", header: "x".repeat(31), options: [] }] }),
+      runtime.question.ask({
+        sessionID: session.id,
+        questions: [{ question: "q", header: "x".repeat(31), options: [] }],
+      }),
     )
     expect((longHeader as InvalidInputError).data.issues[0]?.path).toBe("questions.0.header")
   })

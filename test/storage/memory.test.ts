@@ -32,6 +32,7 @@ describe("storageConformance", () => {
     expect(await failingCases(() => new PieceByPiece())).toEqual([
       "a batch that fails part way writes nothing",
       "a row that fails its schema is refused with an error naming it, and nothing is written",
+      "refuses a side value that is not JSON, writing nothing",
     ])
   })
 

@@ -1,0 +1,4 @@
+import { runStorageBench } from "./storage.js"
+
+// Benchmarks run one after another, so that none disturbs another's timings.
+await runStorageBench()

@@ -1,0 +1,79 @@
+import { createRequire } from "node:module"
+
+/** A value SQLite can bind to a `?` parameter. */
+export type SqliteValue = string | number | bigint | null | Uint8Array
+
+/**
+ * A prepared statement, as both better-sqlite3 and `node:sqlite` shape it. The adapter only
+ * binds SqliteValues; the parameters are typed `unknown` because better-sqlite3's generic
+ * statement types would not match anything narrower.
+ */
+export interface SqliteStatement {
+  run(...params: unknown[]): unknown
+  /** The first row, or `undefined` when there is none. */
+  get(...params: unknown[]): unknown
+  all(...params: unknown[]): unknown[]
+}
+
+/**
+ * The part of a database connection SqliteStorage uses: what a better-sqlite3 `Database` and a
+ * `node:sqlite` `DatabaseSync` have in common, so either can be passed in without an adapter.
+ */
+export interface SqliteDatabase {
+  prepare(sql: string): SqliteStatement
+  exec(sql: string): unknown
+  close(): unknown
+}
+
+type Open = (path: string) => SqliteDatabase
+
+/** Each driver's opener, or undefined when it is not available; a parameter so tests can pretend. */
+export type Drivers = { betterSqlite3: () => Open | undefined; nodeSqlite: () => Open | undefined }
+
+/**
+ * Opens a database file (or ":memory:") with better-sqlite3, else with `node:sqlite` when the
+ * runtime has it. The driver is loaded here, on demand, so that importing this subpath never
+ * requires an optional peer dependency the host may not have installed.
+ */
+export function openDatabase(
+  path: string,
+  drivers: Drivers = { betterSqlite3: loadBetterSqlite3, nodeSqlite: loadNodeSqlite },
+): SqliteDatabase {
+  const open = drivers.betterSqlite3() ?? drivers.nodeSqlite()
+  if (!open) {
+    throw new Error(
+      "SqliteStorage needs a SQLite driver to open a path: install better-sqlite3 (npm install better-sqlite3), " +
+        "run on a Node version with node:sqlite, or pass an open database instead of a path",
+    )
+  }
+  try {
+    return open(path)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new Error(`Cannot open the SQLite database at ${JSON.stringify(path)}: ${reason}`, { cause: error })
+  }
+}
+
+function loadBetterSqlite3(): Open | undefined {
+  const require = createRequire(import.meta.url)
+  let Database: new (path: string) => SqliteDatabase
+  try {
+    Database = require("better-sqlite3")
+  } catch (error) {
+    // Only "not installed" means fall back; a broken install should say what is broken.
+    const code = (error as { code?: unknown } | null)?.code
+    if (code === "MODULE_NOT_FOUND" && String((error as Error).message).includes("'better-sqlite3'")) {
+      return undefined
+    }
+    throw error
+  }
+  return (path) => new Database(path)
+}
+
+function loadNodeSqlite(): Open | undefined {
+  // getBuiltinModule is missing before Node 20.16, node:sqlite before Node 22.5.
+  const nodeSqlite = process.getBuiltinModule?.("node:sqlite") as
+    | { DatabaseSync: new (path: string) => SqliteDatabase }
+    | undefined
+  return nodeSqlite && ((path) => new nodeSqlite.DatabaseSync(path))
+}

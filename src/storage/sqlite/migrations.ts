@@ -1,0 +1,84 @@
+import type { SqliteDatabase } from "./driver.js"
+import { SchemaVersionError } from "./schema-version-error.js"
+
+/**
+ * Schema migrations; migration N (1-based) takes `PRAGMA user_version` from N - 1 to N.
+ * Append only: a released migration never changes, since databases out there already ran it.
+ *
+ * Rows are JSON documents validated by the zod schemas on the way in and out; columns exist
+ * only for keys, relations and ordering. Messages and parts are keyed under their session
+ * (and message), as MemoryStorage scopes them, so the primary keys double as the indexes that
+ * list a session's messages by ID and its parts by (message ID, part ID).
+ */
+export const migrations: readonly string[] = [
+  `
+  CREATE TABLE session (
+    id TEXT PRIMARY KEY NOT NULL,
+    parent_id TEXT REFERENCES session (id) ON DELETE CASCADE,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX session_parent ON session (parent_id, id);
+
+  CREATE TABLE message (
+    session_id TEXT NOT NULL REFERENCES session (id) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (session_id, id)
+  );
+
+  CREATE TABLE part (
+    session_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (session_id, message_id, id),
+    FOREIGN KEY (session_id, message_id) REFERENCES message (session_id, id) ON DELETE CASCADE
+  );
+
+  CREATE TABLE kv (
+    key TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+  );
+  `,
+]
+
+export const LATEST_VERSION = migrations.length
+
+/**
+ * Brings the schema to LATEST_VERSION. Each migration runs in its own write transaction that
+ * re-reads the version first, so two processes opening a new file at once migrate it once.
+ */
+export function migrate(db: SqliteDatabase): void {
+  const initial = userVersion(db)
+  if (initial > LATEST_VERSION) throw SchemaVersionError.of(initial, LATEST_VERSION)
+  for (let version = initial; version < LATEST_VERSION; ) {
+    db.exec("BEGIN IMMEDIATE")
+    try {
+      version = userVersion(db)
+      if (version > LATEST_VERSION) throw SchemaVersionError.of(version, LATEST_VERSION)
+      if (version < LATEST_VERSION) {
+        db.exec(migrations[version]!)
+        version += 1
+        db.exec(`PRAGMA user_version = ${version}`)
+      }
+      db.exec("COMMIT")
+    } catch (error) {
+      rollback(db)
+      throw error
+    }
+  }
+}
+
+export function userVersion(db: SqliteDatabase): number {
+  const row = db.prepare("PRAGMA user_version").get() as { user_version: number | bigint }
+  return Number(row.user_version)
+}
+
+/** Ends a failed transaction; a rollback that fails because SQLite already ended it is moot. */
+export function rollback(db: SqliteDatabase): void {
+  try {
+    db.exec("ROLLBACK")
+  } catch {
+    // SQLite rolls back by itself after some errors (disk full, I/O); nothing is left to undo.
+  }
+}

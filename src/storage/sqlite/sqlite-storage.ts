@@ -1,0 +1,260 @@
+import { NotFoundError } from "../../error/not-found.js"
+import type { WithParts } from "../../message/info.js"
+import type { Info as SessionInfo } from "../../session/info.js"
+import { CorruptRowError } from "../corrupt-row.js"
+import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
+import { decodeJsonRow, validateWrites } from "../rows.js"
+import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./driver.js"
+import { migrate, rollback } from "./migrations.js"
+import { SQL, type Sql } from "./statements.js"
+
+type Row = { id: string; data: string }
+type PartRow = Row & { message_id: string }
+type ValueRow = { key: string; value: string }
+
+/**
+ * Durable storage in one SQLite file (WAL mode), through better-sqlite3 or `node:sqlite`.
+ * Pass a path (opened with better-sqlite3, else `node:sqlite`) or an open connection of either
+ * driver; `close()` closes the connection either way. The schema is created or migrated on
+ * construction; a file migrated by a newer agentloop fails with SchemaVersionError.
+ *
+ * The drivers are synchronous, so every method runs its whole transaction without yielding:
+ * calls on one instance never interleave, and the connection is never left mid-transaction.
+ */
+export class SqliteStorage implements Storage {
+  readonly #db: SqliteDatabase
+  readonly #statements = new Map<Sql, SqliteStatement>()
+  #closed = false
+
+  constructor(pathOrDatabase: string | SqliteDatabase) {
+    const opened = typeof pathOrDatabase === "string"
+    this.#db = opened ? openDatabase(pathOrDatabase) : pathOrDatabase
+    try {
+      // busy_timeout first, so that switching to WAL waits for other connections' locks.
+      this.#db.exec("PRAGMA busy_timeout = 5000")
+      this.#db.exec("PRAGMA journal_mode = WAL")
+      this.#db.exec("PRAGMA synchronous = NORMAL")
+      this.#db.exec("PRAGMA foreign_keys = ON")
+      migrate(this.#db)
+    } catch (error) {
+      if (opened) this.#db.close()
+      throw error
+    }
+  }
+
+  async getSession(sessionID: string) {
+    const row = this.#get<{ data: string }>(SQL.getSession, sessionID)
+    return row ? decodeJsonRow("session", sessionID, row.data) : undefined
+  }
+
+  async listSessions(query: SessionQuery = {}) {
+    const limit = rowLimit(query.limit)
+    const rows =
+      query.parentID === undefined
+        ? this.#all<Row>(SQL.listSessions, limit)
+        : this.#all<Row>(SQL.listChildSessions, query.parentID, limit)
+    return rows.map((row): SessionInfo => decodeJsonRow("session", row.id, row.data))
+  }
+
+  async getMessage(sessionID: string, messageID: string) {
+    const found = this.#read(() => {
+      const message = this.#get<Row>(SQL.getMessage, sessionID, messageID)
+      if (message) return { message, parts: this.#all<Row>(SQL.listMessageParts, sessionID, messageID) }
+      this.#requireSession(sessionID)
+      return undefined
+    })
+    if (!found) return undefined
+    const info = decodeJsonRow("message", found.message.id, found.message.data)
+    return { info, parts: found.parts.map((row) => decodeJsonRow("part", row.id, row.data)) }
+  }
+
+  async listMessages(sessionID: string, query: MessageQuery = {}) {
+    const { messages, parts } = this.#read(() => {
+      const messages =
+        query.limit === undefined
+          ? this.#all<Row>(SQL.listMessages, sessionID)
+          : this.#all<Row>(SQL.listNewestMessages, sessionID, rowLimit(query.limit)).reverse()
+      // A session always exists when it has messages, so only an empty listing pays for the check.
+      if (messages.length === 0) {
+        this.#requireSession(sessionID)
+        return { messages, parts: [] }
+      }
+      const parts =
+        query.limit === undefined
+          ? this.#all<PartRow>(SQL.listSessionParts, sessionID)
+          : this.#all<PartRow>(SQL.listSessionPartsFrom, sessionID, messages[0]!.id)
+      return { messages, parts }
+    })
+    return assemble(messages, parts)
+  }
+
+  async getValue(key: string) {
+    const row = this.#get<{ value: string }>(SQL.getValue, key)
+    return row ? decodeValue(key, row.value) : undefined
+  }
+
+  async listValues(prefix: string) {
+    const end = prefixEnd(prefix)
+    const rows =
+      end === undefined
+        ? this.#all<ValueRow>(SQL.listValues, prefix)
+        : this.#all<ValueRow>(SQL.listValuesBelow, prefix, end)
+    // SQLite orders text by UTF-8 bytes, JavaScript (and MemoryStorage) by UTF-16 code units;
+    // they differ only for keys mixing U+E000..U+FFFF with astral characters. Nearly sorted
+    // input makes this re-sort linear.
+    rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    return rows.map((row) => ({ key: row.key, value: decodeValue(row.key, row.value) }))
+  }
+
+  async write(writes: readonly StorageWrite[]) {
+    const valid = validateWrites(writes)
+    this.#run(SQL.beginWrite)
+    try {
+      for (const write of valid) this.#apply(write)
+      this.#run(SQL.commit)
+    } catch (error) {
+      rollback(this.#db)
+      throw error
+    }
+  }
+
+  async close() {
+    if (this.#closed) return
+    this.#closed = true
+    this.#statements.clear()
+    this.#db.close()
+  }
+
+  #apply(write: StorageWrite): void {
+    switch (write.type) {
+      case "session.put": {
+        const { id, parentID } = write.info
+        if (parentID !== undefined) this.#requireSession(parentID)
+        this.#run(SQL.putSession, id, parentID ?? null, JSON.stringify(write.info))
+        return
+      }
+      case "session.remove":
+        // Foreign keys cascade to its messages, their parts, and its descendant sessions.
+        this.#requireSession(write.sessionID)
+        this.#run(SQL.removeSession, write.sessionID)
+        return
+      case "message.put":
+        this.#requireSession(write.info.sessionID)
+        this.#run(SQL.putMessage, write.info.sessionID, write.info.id, JSON.stringify(write.info))
+        return
+      case "message.remove":
+        this.#requireMessage(write.sessionID, write.messageID)
+        this.#run(SQL.removeMessage, write.sessionID, write.messageID)
+        return
+      case "part.put": {
+        const { id, sessionID, messageID } = write.part
+        this.#requireMessage(sessionID, messageID)
+        this.#run(SQL.putPart, sessionID, messageID, id, JSON.stringify(write.part))
+        return
+      }
+      case "part.remove":
+        this.#requireMessage(write.sessionID, write.messageID)
+        if (!this.#get(SQL.hasPart, write.sessionID, write.messageID, write.partID)) {
+          throw NotFoundError.of("Part", write.partID)
+        }
+        this.#run(SQL.removePart, write.sessionID, write.messageID, write.partID)
+        return
+      case "value.put":
+        this.#run(SQL.putValue, write.key, JSON.stringify(write.value))
+        return
+      case "value.remove":
+        this.#run(SQL.removeValue, write.key)
+        return
+    }
+  }
+
+  #requireSession(sessionID: string): void {
+    if (!this.#get(SQL.hasSession, sessionID)) throw NotFoundError.of("Session", sessionID)
+  }
+
+  #requireMessage(sessionID: string, messageID: string): void {
+    if (this.#get(SQL.hasMessage, sessionID, messageID)) return
+    // Name the session when it is the session that is missing, as MemoryStorage does.
+    this.#requireSession(sessionID)
+    throw NotFoundError.of("Message", messageID)
+  }
+
+  /** Runs several reads on one snapshot, so a concurrent writer can't split a message from its parts. */
+  #read<T>(body: () => T): T {
+    this.#run(SQL.begin)
+    try {
+      const result = body()
+      this.#run(SQL.commit)
+      return result
+    } catch (error) {
+      rollback(this.#db)
+      throw error
+    }
+  }
+
+  #statement(sql: Sql): SqliteStatement {
+    if (this.#closed) throw new Error("SqliteStorage is closed: create a new one to use the database again")
+    let statement = this.#statements.get(sql)
+    if (!statement) {
+      statement = this.#db.prepare(sql)
+      this.#statements.set(sql, statement)
+    }
+    return statement
+  }
+
+  #run(sql: Sql, ...params: SqliteValue[]): void {
+    this.#statement(sql).run(...params)
+  }
+
+  #get<T>(sql: Sql, ...params: SqliteValue[]): T | undefined {
+    return this.#statement(sql).get(...params) as T | undefined
+  }
+
+  #all<T>(sql: Sql, ...params: SqliteValue[]): T[] {
+    return this.#statement(sql).all(...params) as T[]
+  }
+}
+
+/** Decodes messages and attaches their parts in one pass over the parts. */
+function assemble(messages: Row[], parts: PartRow[]): WithParts[] {
+  const byID = new Map<string, WithParts>()
+  const result = messages.map((row) => {
+    const message: WithParts = { info: decodeJsonRow("message", row.id, row.data), parts: [] }
+    byID.set(row.id, message)
+    return message
+  })
+  for (const row of parts) byID.get(row.message_id)?.parts.push(decodeJsonRow("part", row.id, row.data))
+  return result
+}
+
+function decodeValue(key: string, json: string): unknown {
+  try {
+    return JSON.parse(json)
+  } catch {
+    throw new CorruptRowError({ kind: "value", id: key, message: `Stored value ${key} is not valid JSON` })
+  }
+}
+
+/** SQLite's LIMIT for a query limit: -1 means none; like Array.slice, fractions truncate. */
+function rowLimit(limit: number | undefined): number {
+  if (limit === undefined || limit === Number.POSITIVE_INFINITY) return -1
+  return Math.max(0, Math.trunc(limit) || 0)
+}
+
+/**
+ * The smallest string above every string starting with `prefix`, so a prefix listing is an
+ * index range: bump the last code point (SQLite compares UTF-8 bytes, which order as code
+ * points do). Undefined when no such string exists (empty prefix, or only U+10FFFF).
+ */
+function prefixEnd(prefix: string): string | undefined {
+  const points = [...prefix]
+  while (points.length > 0) {
+    const last = points.pop()!.codePointAt(0)!
+    if (last < 0x10ffff) {
+      // Skip the surrogate range, which is not a valid code point on its own.
+      const next = last + 1 === 0xd800 ? 0xe000 : last + 1
+      return points.join("") + String.fromCodePoint(next)
+    }
+  }
+  return undefined
+}
