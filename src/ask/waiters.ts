@@ -61,6 +61,10 @@ export function createWaiters<R extends Request, A>() {
       return waiting.has(id)
     },
 
+    get(id: string): R | undefined {
+      return waiting.get(id)?.request
+    },
+
     requests(): R[] {
       return [...waiting.values()].map((waiter) => waiter.request)
     },

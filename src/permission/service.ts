@@ -1,4 +1,5 @@
 import type { AskDeps } from "../ask/deps.js"
+import { createPendingStore } from "../ask/pending-store.js"
 import { createWaiters } from "../ask/waiters.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
@@ -24,14 +25,13 @@ export type PermissionDeps = AskDeps & {
   approvalScope: ApprovalScope
 }
 
-const PENDING = "permission/pending/"
-
 export type PermissionService = ReturnType<typeof createPermissionService>
 
 export function createPermissionService(deps: PermissionDeps) {
   const { storage, bus, ids } = deps
   const approvals = createApprovals(storage, deps.approvalScope)
   const waiters = createWaiters<Request, void>()
+  const pending = createPendingStore(storage, "permission/pending/", Request)
   const rulesOf = new Map<string, Ruleset>()
 
   async function ask(input: AskInput): Promise<void> {
@@ -60,7 +60,7 @@ export function createPermissionService(deps: PermissionDeps) {
       metadata: parsed.metadata,
       ...(parsed.tool ? { tool: parsed.tool } : {}),
     }
-    await storage.write([{ type: "value.put", key: PENDING + request.id, value: request }])
+    await pending.put(request)
     const timeoutMs = parsed.timeoutMs ?? deps.askTimeoutMs
     const { answer, settled } = waiters.add(request, {
       timeoutMs,
@@ -93,7 +93,7 @@ export function createPermissionService(deps: PermissionDeps) {
     rulesOf.delete(requestID)
     if (!waiter) return undefined
     try {
-      await storage.write([{ type: "value.remove", key: PENDING + requestID }])
+      await pending.remove(requestID)
     } finally {
       bus.publish("permission.replied", { sessionID: waiter.request.sessionID, requestID, reply })
       if (error) waiter.reject(error)
@@ -119,7 +119,7 @@ export function createPermissionService(deps: PermissionDeps) {
   /** Settles a waiting request, or removes a stored one left by an earlier process. */
   async function settleOrForget(request: Request, reply: Reply, error?: Error) {
     if (await settle(request.id, reply, error)) return
-    await storage.write([{ type: "value.remove", key: PENDING + request.id }])
+    await pending.remove(request.id)
     bus.publish("permission.replied", { sessionID: request.sessionID, requestID: request.id, reply })
   }
 
@@ -135,16 +135,12 @@ export function createPermissionService(deps: PermissionDeps) {
   }
 
   async function pendingOf(sessionID: string): Promise<Request[]> {
-    return (await list()).filter((request) => request.sessionID === sessionID)
+    return (await pending.list()).filter((request) => request.sessionID === sessionID)
   }
 
   async function list(): Promise<Request[]> {
     deps.assertOpen()
-    const stored = await storage.listValues(PENDING)
-    return stored.flatMap(({ value }) => {
-      const parsed = Request.safeParse(value)
-      return parsed.success ? [parsed.data] : []
-    })
+    return pending.list()
   }
 
   async function reply(input: ReplyInput): Promise<void> {
@@ -154,9 +150,7 @@ export function createPermissionService(deps: PermissionDeps) {
       reply: answer,
       message,
     } = parseInput("permission.reply input", ReplyInputSchema, input)
-    const request =
-      waiters.requests().find((waiting) => waiting.id === requestID) ??
-      (await list()).find((stored) => stored.id === requestID)
+    const request = waiters.get(requestID) ?? (await pending.get(requestID))
     if (!request) throw NotFoundError.of("Permission request", requestID)
     await answerRequest(request, answer, message)
   }

@@ -1,4 +1,5 @@
 import type { AskDeps } from "../ask/deps.js"
+import { createPendingStore } from "../ask/pending-store.js"
 import { createWaiters } from "../ask/waiters.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
@@ -20,13 +21,12 @@ export type QuestionHandler = (
 
 export type QuestionDeps = AskDeps & { onQuestion?: QuestionHandler | undefined }
 
-const PENDING = "question/pending/"
-
 export type QuestionService = ReturnType<typeof createQuestionService>
 
 export function createQuestionService(deps: QuestionDeps) {
   const { storage, bus, ids } = deps
   const waiters = createWaiters<Request, Answer[]>()
+  const pending = createPendingStore(storage, "question/pending/", Request)
 
   async function ask(input: AskInput): Promise<Answer[]> {
     deps.assertOpen()
@@ -42,7 +42,7 @@ export function createQuestionService(deps: QuestionDeps) {
       questions: parsed.questions,
       ...(parsed.tool ? { tool: parsed.tool } : {}),
     }
-    await storage.write([{ type: "value.put", key: PENDING + request.id, value: request }])
+    await pending.put(request)
     const timeoutMs = parsed.timeoutMs ?? deps.askTimeoutMs
     const { answer, settled } = waiters.add(request, {
       timeoutMs,
@@ -68,7 +68,7 @@ export function createQuestionService(deps: QuestionDeps) {
 
   async function answer(request: Request, answers: Answer[]) {
     const waiter = waiters.take(request.id)
-    await storage.write([{ type: "value.remove", key: PENDING + request.id }])
+    await pending.remove(request.id)
     bus.publish("question.replied", { sessionID: request.sessionID, requestID: request.id, answers })
     waiter?.resolve(answers)
   }
@@ -76,7 +76,7 @@ export function createQuestionService(deps: QuestionDeps) {
   async function dismiss(request: Request, error: Error) {
     const waiter = waiters.take(request.id)
     try {
-      await storage.write([{ type: "value.remove", key: PENDING + request.id }])
+      await pending.remove(request.id)
     } finally {
       bus.publish("question.rejected", { sessionID: request.sessionID, requestID: request.id })
       waiter?.reject(error)
@@ -85,18 +85,12 @@ export function createQuestionService(deps: QuestionDeps) {
 
   async function list(): Promise<Request[]> {
     deps.assertOpen()
-    const stored = await storage.listValues(PENDING)
-    return stored.flatMap(({ value }) => {
-      const parsed = Request.safeParse(value)
-      return parsed.success ? [parsed.data] : []
-    })
+    return pending.list()
   }
 
   /** A waiting request of this runtime, or one stored by an earlier process. */
   async function find(requestID: string): Promise<Request> {
-    const request =
-      waiters.requests().find((waiting) => waiting.id === requestID) ??
-      (await list()).find((stored) => stored.id === requestID)
+    const request = waiters.get(requestID) ?? (await pending.get(requestID))
     if (!request) throw NotFoundError.of("Question", requestID)
     return request
   }
