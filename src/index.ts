@@ -19,9 +19,13 @@ export {
 export { Identifier } from "./id/index.js"
 export { MessageV2 } from "./message/index.js"
 export { Permission } from "./permission/index.js"
+export { SessionProcessor } from "./processor/index.js"
+export { Provider } from "./provider/index.js"
+export { createProvider } from "./provider/provider.js"
 export { Question } from "./question/index.js"
 export { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js"
 export { Session } from "./session/index.js"
+export type { Snapshot } from "./snapshot/port.js"
 export {
   CorruptRowError,
   MemoryStorage,
@@ -30,4 +34,5 @@ export {
   type Storage,
   type StorageWrite,
 } from "./storage/index.js"
+export { Tool } from "./tool/index.js"
 export { VERSION } from "./version.js"

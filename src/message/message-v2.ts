@@ -1,4 +1,6 @@
 export * from "./errors.js"
 export { Event } from "./events.js"
+export { fromError, isContextOverflow } from "./from-error.js"
 export * from "./info.js"
 export * from "./part.js"
+export { type TargetModel, toModelMessages } from "./to-model-messages.js"

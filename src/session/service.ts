@@ -1,7 +1,9 @@
+import { Decimal } from "decimal.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import { parseID } from "../id/parse-id.js"
-import type { Assistant, WithParts } from "../message/info.js"
+import type { WithParts } from "../message/info.js"
+import type { Tokens } from "../message/part.js"
 import type { StorageWrite } from "../storage/port.js"
 import { VERSION } from "../version.js"
 import type { SessionDeps } from "./deps.js"
@@ -95,6 +97,17 @@ export function createSessionService(deps: SessionDeps) {
     return save({ ...current, time: { ...current.time, updated: Date.now() } })
   }
 
+  /** Adds one step's cost and tokens to the session's totals. */
+  async function recordUsage(sessionID: string, usage: Pick<Info, "cost" | "tokens">): Promise<Info> {
+    const current = await get(sessionID)
+    return save({
+      ...current,
+      cost: new Decimal(current.cost).plus(usage.cost).toNumber(),
+      tokens: addTokens(current.tokens, usage.tokens),
+      time: { ...current.time, updated: Date.now() },
+    })
+  }
+
   async function remove(sessionID: string): Promise<void> {
     const root = await get(sessionID)
     const removed = [root]
@@ -152,6 +165,7 @@ export function createSessionService(deps: SessionDeps) {
     children,
     update,
     touch,
+    recordUsage,
     remove,
     fork,
     messages,
@@ -161,17 +175,21 @@ export function createSessionService(deps: SessionDeps) {
 
 /** A fork's cost and tokens are those of the assistant messages it copied. */
 function totalsOf(messages: readonly WithParts[]): Pick<Info, "cost" | "tokens"> {
-  const tokens = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
-  let cost = 0
+  let cost = new Decimal(0)
+  let tokens: Tokens = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
   for (const { info } of messages) {
     if (info.role !== "assistant") continue
-    const usage: Assistant["tokens"] = info.tokens
-    cost += info.cost
-    tokens.input += usage.input
-    tokens.output += usage.output
-    tokens.reasoning += usage.reasoning
-    tokens.cache.read += usage.cache.read
-    tokens.cache.write += usage.cache.write
+    cost = cost.plus(info.cost)
+    tokens = addTokens(tokens, info.tokens)
   }
-  return { cost, tokens }
+  return { cost: cost.toNumber(), tokens }
+}
+
+function addTokens(a: Tokens, b: Tokens): Tokens {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    reasoning: a.reasoning + b.reasoning,
+    cache: { read: a.cache.read + b.cache.read, write: a.cache.write + b.cache.write },
+  }
 }

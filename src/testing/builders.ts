@@ -86,7 +86,7 @@ export function createBuilders(ids: Generator = createGenerator()) {
         type: "reasoning",
         text: "thinking",
         time: { start: 1, end: 2 },
-        metadata: { signature: "s" },
+        metadata: { anthropic: { signature: "s" } },
       },
       file(),
       {

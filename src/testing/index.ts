@@ -1,4 +1,6 @@
 export { type Builders, createBuilders } from "./builders.js"
+export { type CallOptions, type ScriptStep, type StreamChunk, say } from "./script.js"
+export { type ScriptedModel, scriptedModel, type Turn } from "./scripted-model.js"
 export {
   type ConformanceOptions,
   type RowTarget,

@@ -1,0 +1,1 @@
+export * as SessionProcessor from "./session-processor.js"

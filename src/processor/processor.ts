@@ -1,0 +1,356 @@
+import { type LanguageModel, type ModelMessage, streamText, type TextStreamPart, type ToolSet } from "ai"
+import { Decimal } from "decimal.js"
+import { AbortedError } from "../message/errors.js"
+import { fromError } from "../message/from-error.js"
+import type { Assistant } from "../message/info.js"
+import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
+import { RejectedError as PermissionRejectedError } from "../permission/errors.js"
+import type { Ruleset } from "../permission/schema.js"
+import type { ModelInfo } from "../provider/model-info.js"
+import { RejectedError as QuestionRejectedError } from "../question/errors.js"
+import type { Runtime } from "../runtime.js"
+import { getUsage } from "../session/usage.js"
+import type { Snapshot } from "../snapshot/port.js"
+import { toAITools } from "../tool/ai-tools.js"
+import type { Context, Info as ToolInfo } from "../tool/tool.js"
+import { closeUnfinished } from "./close.js"
+import { errorText, inputRecord, toolResult } from "./parts.js"
+import { createWriteQueue } from "./write-queue.js"
+
+export type ProcessorRuntime = {
+  session: Pick<
+    Runtime["session"],
+    "updateMessage" | "updatePart" | "updatePartDelta" | "newPartID" | "recordUsage"
+  >
+  permission: Pick<Runtime["permission"], "ask">
+}
+
+export type CreateInput = {
+  runtime: ProcessorRuntime
+  /** The assistant message this turn fills; already stored. */
+  assistantMessage: Assistant
+  model: { language: LanguageModel; info: ModelInfo }
+  abort: AbortSignal
+  /** When given, each step records a snapshot and a patch part listing the files it changed. */
+  snapshot?: Snapshot
+}
+
+/** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */
+export type StreamInput = {
+  messages: ModelMessage[]
+  system?: string
+  tools?: ToolInfo[]
+  ruleset?: Ruleset
+  temperature?: number
+  topP?: number
+  maxOutputTokens?: number
+  toolChoice?: Parameters<typeof streamText>[0]["toolChoice"]
+  providerOptions?: Parameters<typeof streamText>[0]["providerOptions"]
+  headers?: Record<string, string>
+}
+
+/** What the loop should do next: go on, stop (error or rejection), or compact the context first. */
+export type ProcessResult = "continue" | "stop" | "compact"
+
+type Stream = TextStreamPart<ToolSet>
+
+/**
+ * Turns one AI SDK `fullStream` into the persisted parts of one assistant message. Deltas are
+ * published, never written; every part is written when it starts and when it ends; whatever
+ * is unfinished when the stream ends (abort, error, crash of a tool) is closed as interrupted.
+ */
+export function create(input: CreateInput) {
+  const { runtime, model, abort, snapshot } = input
+  const message: Assistant = structuredClone(input.assistantMessage)
+  const { sessionID, id: messageID } = message
+  const texts = new Map<string, TextPart | ReasoningPart>()
+  const tools = new Map<string, ToolPart>()
+  const early = new Map<string, { title?: string; metadata?: Record<string, unknown> }>()
+  const queue = createWriteQueue()
+  let stepSnapshot: string | undefined
+  let blocked = false
+
+  const writePart = (part: Part) => queue.run(() => runtime.session.updatePart(structuredClone(part)))
+  const writeMessage = () => queue.run(() => runtime.session.updateMessage(structuredClone(message)))
+  const newPart = () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID })
+
+  function toolPart(callID: string, toolName: string): ToolPart {
+    let part = tools.get(callID)
+    if (!part) {
+      part = {
+        ...newPart(),
+        type: "tool",
+        callID,
+        tool: toolName,
+        state: { status: "pending", input: {}, raw: "" },
+      }
+      tools.set(callID, part)
+    }
+    return part
+  }
+
+  function contextFor(streamInput: StreamInput) {
+    return (callID: string, signal: AbortSignal): Context => ({
+      sessionID,
+      messageID,
+      callID,
+      agent: message.agent,
+      abort: signal,
+      async metadata(update) {
+        const part = tools.get(callID)
+        if (part?.state.status !== "running") {
+          // The tool started before the stream showed its call: apply once the call is running.
+          early.set(callID, { ...early.get(callID), ...update })
+          return
+        }
+        part.state = { ...part.state, ...update }
+        await writePart(part)
+      },
+      ask: (request) =>
+        runtime.permission.ask({
+          sessionID,
+          permission: request.permission,
+          patterns: request.patterns,
+          always: request.always ?? [],
+          metadata: request.metadata ?? {},
+          tool: { messageID, callID },
+          ruleset: streamInput.ruleset ?? [],
+          signal,
+        }),
+    })
+  }
+
+  async function handle(part: Stream): Promise<void> {
+    switch (part.type) {
+      case "reasoning-start":
+      case "text-start": {
+        const type = part.type === "text-start" ? "text" : "reasoning"
+        const created = { ...newPart(), type, text: "", time: { start: Date.now() } } as
+          | TextPart
+          | ReasoningPart
+        if (part.providerMetadata) created.metadata = part.providerMetadata
+        texts.set(part.id, created)
+        await writePart(created)
+        return
+      }
+      case "reasoning-delta":
+      case "text-delta": {
+        const current = texts.get(part.id)
+        if (!current) return
+        current.text += part.text
+        if (part.providerMetadata) current.metadata = part.providerMetadata
+        runtime.session.updatePartDelta({
+          sessionID,
+          messageID,
+          partID: current.id,
+          field: "text",
+          delta: part.text,
+        })
+        return
+      }
+      case "reasoning-end":
+      case "text-end": {
+        const current = texts.get(part.id)
+        if (!current) return
+        texts.delete(part.id)
+        current.text = current.text.trimEnd()
+        current.time = { start: current.time?.start ?? Date.now(), end: Date.now() }
+        if (part.providerMetadata) current.metadata = part.providerMetadata
+        await writePart(current)
+        return
+      }
+      case "tool-input-start":
+        await writePart(toolPart(part.id, part.toolName))
+        return
+      case "tool-input-delta": {
+        const current = tools.get(part.id)
+        if (current?.state.status === "pending") current.state.raw += part.delta
+        return
+      }
+      case "tool-call": {
+        const current = toolPart(part.toolCallId, part.toolName)
+        current.state = {
+          status: "running",
+          input: inputRecord(part.input),
+          time: { start: Date.now() },
+          ...early.get(part.toolCallId),
+        }
+        early.delete(part.toolCallId)
+        // Provider data of the call (e.g. an item ID) must go back with it in the next request.
+        if (part.providerMetadata) current.metadata = part.providerMetadata
+        await writePart(current)
+        return
+      }
+      case "tool-result": {
+        const current = toolPart(part.toolCallId, part.toolName)
+        const result = toolResult(part.output)
+        current.state = {
+          status: "completed",
+          input: inputRecord(part.input),
+          output: result.output,
+          title: result.title,
+          metadata: result.metadata,
+          ...(result.attachments
+            ? {
+                attachments: result.attachments.map((file) => ({
+                  ...newPart(),
+                  type: "file" as const,
+                  ...file,
+                })),
+              }
+            : {}),
+          time: { start: startOf(current), end: Date.now() },
+        }
+        await writePart(current)
+        return
+      }
+      case "tool-error": {
+        const current = toolPart(part.toolCallId, part.toolName)
+        current.state = {
+          status: "error",
+          input: inputRecord(part.input),
+          error: errorText(part.error),
+          ...(current.state.status === "running" && current.state.metadata
+            ? { metadata: current.state.metadata }
+            : {}),
+          time: { start: startOf(current), end: Date.now() },
+        }
+        // A user's "no" ends the turn; a configured denial or a correction goes back to the model.
+        if (PermissionRejectedError.isInstance(part.error) || QuestionRejectedError.isInstance(part.error))
+          blocked = true
+        await writePart(current)
+        return
+      }
+      case "start-step":
+        stepSnapshot = snapshot ? await snapshot.track() : undefined
+        await writePart({
+          ...newPart(),
+          type: "step-start",
+          ...(stepSnapshot ? { snapshot: stepSnapshot } : {}),
+        })
+        return
+      case "finish-step":
+        await finishStep(part)
+        return
+      case "abort":
+        message.error ??= abortedError()
+        return
+      case "error":
+        throw part.error
+      default:
+        // Other parts (start, finish, sources, files, raw, and whatever newer SDKs add) carry nothing we store.
+        return
+    }
+  }
+
+  async function finishStep(part: Extract<Stream, { type: "finish-step" }>) {
+    const usage = getUsage({ model: model.info, usage: part.usage, metadata: part.providerMetadata })
+    message.finish = part.finishReason
+    message.cost = new Decimal(message.cost).plus(usage.cost).toNumber()
+    message.tokens = usage.tokens
+    const after = snapshot ? await snapshot.track() : undefined
+    await writePart({
+      ...newPart(),
+      type: "step-finish",
+      reason: part.finishReason,
+      ...(after ? { snapshot: after } : {}),
+      cost: usage.cost,
+      tokens: usage.tokens,
+    })
+    if (snapshot && stepSnapshot) {
+      const patch = await snapshot.patch(stepSnapshot)
+      if (patch.files.length > 0)
+        await writePart({ ...newPart(), type: "patch", hash: patch.hash, files: patch.files })
+    }
+    stepSnapshot = undefined
+    await writeMessage()
+    await queue.run(() => runtime.session.recordUsage(sessionID, usage))
+  }
+
+  function abortedError() {
+    return new AbortedError({ message: "The operation was aborted." }).toObject()
+  }
+
+  return {
+    /** The assistant message as the processor last wrote it. */
+    message: (): Assistant => structuredClone(message),
+
+    /** Runs one model call and stores everything it produced. */
+    async process(streamInput: StreamInput): Promise<ProcessResult> {
+      let overflow = false
+      try {
+        const result = streamText({
+          model: model.language,
+          messages: streamInput.messages,
+          ...(streamInput.system === undefined ? {} : { system: streamInput.system }),
+          tools: toAITools(streamInput.tools ?? [], contextFor(streamInput)),
+          ...pick(streamInput, [
+            "temperature",
+            "topP",
+            "maxOutputTokens",
+            "toolChoice",
+            "providerOptions",
+            "headers",
+          ]),
+          abortSignal: abort,
+          // Retries belong to the loop, which shows them as status and bounds them.
+          maxRetries: 0,
+          // Errors arrive as stream parts and are stored; the SDK need not log them too.
+          onError: () => {},
+        })
+        for await (const part of untilAborted(result.fullStream, abort)) await handle(part)
+      } catch (error) {
+        const classified = abort.aborted
+          ? abortedError()
+          : fromError(error, { providerID: model.info.providerID })
+        if (classified.name === "ContextOverflowError") overflow = true
+        else message.error = classified
+      }
+      if (abort.aborted) message.error ??= abortedError()
+      await closeUnfinished({ texts, tools, write: writePart })
+      message.time.completed = Date.now()
+      await writeMessage()
+      if (overflow) return "compact"
+      if (blocked || message.error) return "stop"
+      return "continue"
+    },
+  }
+}
+
+/**
+ * The stream's parts until it ends or `signal` aborts. On abort it stops waiting at once: the
+ * SDK would otherwise wait for every running tool, and a tool that ignores its signal would
+ * keep the session busy forever.
+ */
+async function* untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = stream[Symbol.asyncIterator]()
+  let onAbort = () => {}
+  const aborted = new Promise<"aborted">((resolve) => {
+    onAbort = () => resolve("aborted")
+    if (signal.aborted) onAbort()
+    else signal.addEventListener("abort", onAbort, { once: true })
+  })
+  try {
+    while (true) {
+      const next = await Promise.race([iterator.next(), aborted])
+      if (next === "aborted") {
+        void iterator.return?.()?.catch(() => undefined)
+        return
+      }
+      if (next.done) return
+      yield next.value
+    }
+  } finally {
+    signal.removeEventListener("abort", onAbort)
+  }
+}
+
+function startOf(part: ToolPart): number {
+  return part.state.status === "running" ? part.state.time.start : Date.now()
+}
+
+function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {}
+  for (const key of keys) if (source[key] !== undefined) picked[key] = source[key]
+  return picked
+}

@@ -1,0 +1,7 @@
+export {
+  type CreateInput,
+  create,
+  type ProcessorRuntime,
+  type ProcessResult,
+  type StreamInput,
+} from "./processor.js"

@@ -1,0 +1,1 @@
+export * as Provider from "./provider-namespace.js"

@@ -1,0 +1,39 @@
+import { z } from "zod"
+
+/** USD per million tokens. */
+const Price = z.number().nonnegative()
+
+const Prices = z.object({
+  input: Price,
+  output: Price,
+  cache: z.object({ read: Price, write: Price }),
+})
+
+const TokenCount = z.number().int().nonnegative()
+
+/**
+ * What agentloop needs to know about a model: its window (for compaction), its prices (for cost
+ * accounting) and what it can do (tools, attachments, reasoning, temperature).
+ */
+export const ModelInfo = z.object({
+  providerID: z.string().min(1),
+  id: z.string().min(1),
+  name: z.string(),
+  limit: z.object({
+    context: TokenCount,
+    /** Some providers cap the prompt below `context - output`; compaction honours this when set. */
+    input: TokenCount.optional(),
+    output: TokenCount,
+  }),
+  cost: Prices.extend({
+    /** Prices that apply to the whole request once its prompt exceeds 200,000 tokens. */
+    over200K: Prices.optional(),
+  }),
+  capabilities: z.object({
+    reasoning: z.boolean(),
+    toolcall: z.boolean(),
+    attachment: z.boolean(),
+    temperature: z.boolean(),
+  }),
+})
+export type ModelInfo = z.infer<typeof ModelInfo>

@@ -1,0 +1,111 @@
+import type { LanguageModel } from "ai"
+import { z } from "zod"
+import { parseInput } from "../error/invalid-input.js"
+import { ModelRef } from "../message/part.js"
+import { UnknownModelError } from "./errors.js"
+import { ModelInfo } from "./model-info.js"
+
+/** A model ready to call, with what agentloop knows about it. */
+export type Model = { language: LanguageModel; info: ModelInfo }
+
+/**
+ * The model port. `createProvider` builds one from a fixed list; a host can implement it itself
+ * (say, to resolve models lazily). Lookups are synchronous, and an absent model throws
+ * `UnknownModelError`.
+ */
+export interface Provider {
+  getModel(ref: ModelRef): Model
+  defaultModel(): Model
+  /** The model for cheap side jobs such as titles; the default model when none is configured. */
+  smallModel(): Model
+}
+
+// A string is a model ID for the AI SDK's global provider; anything else must be a model object.
+const Language = z.custom<LanguageModel>(
+  (value) =>
+    (typeof value === "string" && value.length > 0) ||
+    (typeof value === "object" &&
+      value !== null &&
+      typeof (value as { doStream?: unknown }).doStream === "function"),
+  { message: "Expected an AI SDK language model" },
+)
+
+const Entry = z.object({
+  providerID: z.string().min(1),
+  modelID: z.string().min(1),
+  language: Language,
+  info: ModelInfo,
+})
+
+export const ProviderOptions = z
+  .object({
+    models: z.array(Entry).min(1),
+    default: ModelRef,
+    small: ModelRef.optional(),
+  })
+  .superRefine((options, ctx) => {
+    const seen = new Set<string>()
+    options.models.forEach((entry, index) => {
+      if (seen.has(idOf(entry))) {
+        ctx.addIssue({ code: "custom", path: ["models", index], message: `Duplicate model ${nameOf(entry)}` })
+      }
+      seen.add(idOf(entry))
+      if (entry.info.providerID !== entry.providerID) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["models", index, "info", "providerID"],
+          message: `Must equal the entry's providerID "${entry.providerID}"`,
+        })
+      }
+      if (entry.info.id !== entry.modelID) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["models", index, "info", "id"],
+          message: `Must equal the entry's modelID "${entry.modelID}"`,
+        })
+      }
+    })
+    for (const field of ["default", "small"] as const) {
+      const ref = options[field]
+      if (ref && !seen.has(idOf(ref))) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `${nameOf(ref)} is not one of the listed models (${options.models.map(nameOf).join(", ")})`,
+        })
+      }
+    }
+  })
+export type ProviderOptions = z.input<typeof ProviderOptions>
+
+/** Builds a Provider over a fixed list of models. Throws InvalidInputError naming the bad field. */
+export function createProvider(options: ProviderOptions): Provider {
+  const parsed = parseInput("provider options", ProviderOptions, options)
+  const models = new Map<string, Model>(
+    parsed.models.map((entry) => [idOf(entry), { language: entry.language, info: entry.info }]),
+  )
+  const known = parsed.models.map(nameOf)
+
+  function getModel(ref: ModelRef): Model {
+    const { providerID, modelID } = parseInput("model reference", ModelRef, ref)
+    const model = models.get(idOf({ providerID, modelID }))
+    if (!model) throw UnknownModelError.of({ providerID, modelID }, known)
+    return model
+  }
+
+  return {
+    getModel,
+    defaultModel: () => getModel(parsed.default),
+    smallModel: () => getModel(parsed.small ?? parsed.default),
+  }
+}
+
+// Model IDs often contain "/" (e.g. OpenRouter's "anthropic/claude-sonnet-4"), so the lookup key
+// must not be the display name, or "a/b" + "c" would collide with "a" + "b/c".
+function idOf(ref: { providerID: string; modelID: string }): string {
+  return JSON.stringify([ref.providerID, ref.modelID])
+}
+
+function nameOf(ref: { providerID: string; modelID: string }): string {
+  return `${ref.providerID}/${ref.modelID}`
+}

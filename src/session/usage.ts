@@ -1,0 +1,72 @@
+import type { LanguageModelUsage, ProviderMetadata } from "ai"
+import { Decimal } from "decimal.js"
+import type { Tokens } from "../message/part.js"
+import type { ModelInfo } from "../provider/model-info.js"
+
+export type Usage = { cost: number; tokens: Tokens }
+
+/** Prompts larger than this are billed at `cost.over200K` when the model has such prices. */
+export const LONG_CONTEXT_THRESHOLD = 200_000
+
+const PER_MILLION = 1_000_000
+
+/**
+ * Splits one step's usage into disjoint token counts and prices them in USD. The AI SDK's
+ * `inputTokens` includes cache reads and writes and `outputTokens` includes reasoning, so those are
+ * taken out to avoid charging them twice. Counts a provider got wrong (NaN, negative) become 0.
+ */
+export function getUsage(input: {
+  model: ModelInfo
+  usage: LanguageModelUsage
+  metadata?: ProviderMetadata
+}): Usage {
+  const { model, usage, metadata } = input
+  const cacheRead = count(usage.inputTokenDetails?.cacheReadTokens)
+  const cacheWrite = count(usage.inputTokenDetails?.cacheWriteTokens ?? cacheWriteFromMetadata(metadata))
+  const reasoning = count(usage.outputTokenDetails?.reasoningTokens)
+  const tokens: Tokens = {
+    input: Math.max(0, count(usage.inputTokens) - cacheRead - cacheWrite),
+    output: Math.max(0, count(usage.outputTokens) - reasoning),
+    reasoning,
+    cache: { read: cacheRead, write: cacheWrite },
+  }
+
+  // Long-context tiers (Anthropic, Gemini) look at the whole prompt, cached parts included.
+  const prompt = tokens.input + tokens.cache.read + tokens.cache.write
+  const prices = model.cost.over200K && prompt > LONG_CONTEXT_THRESHOLD ? model.cost.over200K : model.cost
+
+  const cost = new Decimal(0)
+    .add(new Decimal(tokens.input).mul(prices.input))
+    .add(new Decimal(tokens.output).mul(prices.output))
+    .add(new Decimal(tokens.cache.read).mul(prices.cache.read))
+    .add(new Decimal(tokens.cache.write).mul(prices.cache.write))
+    // Catalogs have no separate reasoning price; providers bill reasoning as output.
+    .add(new Decimal(tokens.reasoning).mul(prices.output))
+    .div(PER_MILLION)
+    .toNumber()
+
+  return { cost: Number.isFinite(cost) && cost > 0 ? cost : 0, tokens }
+}
+
+// Providers whose SDK package predates `inputTokenDetails.cacheWriteTokens` report cache writes
+// only in their metadata.
+function cacheWriteFromMetadata(metadata: ProviderMetadata | undefined): number | undefined {
+  return (
+    numberAt(metadata, ["anthropic", "cacheCreationInputTokens"]) ??
+    numberAt(metadata, ["bedrock", "usage", "cacheWriteInputTokens"]) ??
+    numberAt(metadata, ["venice", "usage", "cacheCreationInputTokens"])
+  )
+}
+
+function numberAt(value: unknown, path: string[]): number | undefined {
+  let current = value
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined
+    current = (current as Record<string, unknown>)[key]
+  }
+  return typeof current === "number" ? current : undefined
+}
+
+function count(value: number | undefined): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0
+}

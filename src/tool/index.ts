@@ -1,0 +1,1 @@
+export * as Tool from "./tool-namespace.js"

@@ -1,0 +1,63 @@
+import { z } from "zod"
+import { parseInput } from "../error/invalid-input.js"
+import type { FilePart } from "../message/part.js"
+
+/** What a running tool can see and do. */
+export type Context = {
+  sessionID: string
+  /** The assistant message whose step called the tool. */
+  messageID: string
+  callID: string
+  agent: string
+  /** Aborts when the session is cancelled or the step is abandoned. */
+  abort: AbortSignal
+  /** Updates the running tool part (title, metadata) so a UI can show progress. */
+  metadata(update: { title?: string; metadata?: Record<string, unknown> }): Promise<void>
+  /**
+   * Asks permission under the agent's and session's rules; resolves when allowed, throws
+   * Permission.DeniedError, RejectedError or CorrectedError otherwise.
+   */
+  ask(request: {
+    permission: string
+    patterns: string[]
+    always?: string[]
+    metadata?: Record<string, unknown>
+  }): Promise<void>
+}
+
+/** A file a tool returns besides its text output, e.g. an image it read. */
+export type Attachment = Pick<FilePart, "mime" | "url" | "filename">
+
+export type Result = {
+  title: string
+  output: string
+  metadata: Record<string, unknown>
+  attachments?: Attachment[]
+}
+
+export type Info<Parameters extends z.ZodType = z.ZodType> = {
+  id: string
+  description: string
+  parameters: Parameters
+  execute(args: z.output<Parameters>, context: Context): Promise<Result>
+}
+
+const Definition = z.object({
+  id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "use 1-64 letters, digits, _ or -"),
+  description: z.string().min(1),
+  parameters: z.custom<z.ZodType>((value) => value instanceof z.ZodType, {
+    message: "expected a zod schema",
+  }),
+  execute: z.custom<Info["execute"]>((value) => typeof value === "function", {
+    message: "expected a function",
+  }),
+})
+
+/** Defines a tool: the model sees its id, description and parameters' JSON schema. */
+export function define<Parameters extends z.ZodType>(
+  id: string,
+  definition: Omit<Info<Parameters>, "id">,
+): Info<Parameters> {
+  parseInput(`tool ${JSON.stringify(id)}`, Definition, { id, ...definition })
+  return { id, ...definition }
+}
