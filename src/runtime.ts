@@ -6,12 +6,19 @@ import { RuntimeClosedError } from "./error/runtime-closed.js"
 import { createGenerator } from "./id/identifier.js"
 import type { ApprovalScope } from "./permission/approvals.js"
 import { createPermissionService, type PermissionHandler } from "./permission/service.js"
+import type { Provider } from "./provider/provider.js"
 import { createQuestionService, type QuestionHandler } from "./question/service.js"
 import { createSessionService, type SessionService } from "./session/service.js"
 import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
+import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
+import type { Info as ToolInfo } from "./tool/tool.js"
 
 export type RuntimeOptions = {
+  /** The models sessions run on. The prompt loop needs one; sessions, storage and asks do not. */
+  provider?: Provider
+  /** Tools registered besides the built-ins; one with a built-in's id replaces it. */
+  tools?: ToolInfo[]
   /** Where sessions live. Default: a new MemoryStorage. */
   storage?: Storage
   /** Working directory recorded on new sessions. Default: process.cwd(). */
@@ -46,6 +53,28 @@ const STORAGE_METHODS = [
 const isFunction = (value: unknown) => typeof value === "function"
 
 const Options = z.strictObject({
+  provider: z
+    .custom<Provider>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        ["getModel", "defaultModel", "smallModel"].every((method) =>
+          isFunction((value as Record<string, unknown>)[method]),
+        ),
+      { message: "expected a Provider (getModel, defaultModel, smallModel): see createProvider" },
+    )
+    .optional(),
+  tools: z
+    .array(
+      z.custom<ToolInfo>(
+        (value) =>
+          typeof value === "object" &&
+          value !== null &&
+          isFunction((value as Record<string, unknown>).execute),
+        { message: "expected a tool made with Tool.define" },
+      ),
+    )
+    .optional(),
   storage: z
     .custom<Storage>(
       (value) =>
@@ -67,6 +96,10 @@ const Options = z.strictObject({
 })
 
 export type Runtime = {
+  /** The provider given in the options, if any. */
+  provider: Provider | undefined
+  /** The runtime's tools: built-ins and `options.tools`. */
+  tools: ToolRegistry
   session: SessionService
   permission: {
     ask: ReturnType<typeof createPermissionService>["ask"]
@@ -122,6 +155,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const { on, onAny, stream, listenerCount } = bus
   return {
+    provider: parsed.provider,
+    tools: createToolRegistry(parsed.tools ?? []),
     session,
     permission: { ask: permission.ask, list: permission.list, reply: permission.reply },
     question: { ask: question.ask, list: question.list, reply: question.reply, reject: question.reject },

@@ -11,3 +11,4 @@ export {
 export type { SessionService as Service } from "./service.js"
 export { Status } from "./status.js"
 export { Todo } from "./todo.js"
+export { getUsage, LONG_CONTEXT_THRESHOLD, type Usage } from "./usage.js"

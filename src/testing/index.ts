@@ -7,3 +7,4 @@ export {
   storageConformance,
   type TestFramework,
 } from "./storage-conformance.js"
+export { createTestRuntime, type TestRuntimeOptions, testModelInfo } from "./test-runtime.js"

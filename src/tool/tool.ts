@@ -58,6 +58,6 @@ export function define<Parameters extends z.ZodType>(
   id: string,
   definition: Omit<Info<Parameters>, "id">,
 ): Info<Parameters> {
-  parseInput(`tool ${JSON.stringify(id)}`, Definition, { id, ...definition })
-  return { id, ...definition }
+  parseInput(`tool ${JSON.stringify(id)}`, Definition, { ...definition, id })
+  return { ...definition, id }
 }

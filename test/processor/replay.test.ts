@@ -331,6 +331,18 @@ describe("SessionProcessor replaying @ai-sdk/openai streams", () => {
       })
     })
 
+    // MessageV2.toModelMessages sends a tool part's `metadata` back as the call's provider metadata.
+    it("keeps each tool call's provider metadata (its Responses item ID) on its tool part", async () => {
+      const { turns } = await run()
+      const calls = events
+        .filter((event) => event.type === "response.output_item.done")
+        .map((event) => event.item as { type: string; id: string })
+        .filter((item) => item.type === "function_call")
+      expect(turns.slice(0, 3).map((turn) => partsOf(turn.parts, "tool")[0]!.metadata)).toEqual(
+        calls.map((call) => ({ openai: { itemId: call.id } })),
+      )
+    })
+
     it("sends the tool's schema, then the encrypted reasoning, the call and its result back", async () => {
       const { replay } = await run()
       expect(replay.requests.map((request) => request.url)).toEqual(
@@ -411,6 +423,34 @@ describe("SessionProcessor replaying @ai-sdk/openai-compatible streams (xAI)", (
     expect(model.requests[0]!.body).toMatchObject({
       model: "grok-3-mini",
       messages: [{ role: "user", content: "Say a single word." }],
+    })
+  })
+
+  // Known bug, reported: xAI counts reasoning apart from completion_tokens (total_tokens = prompt +
+  // completion + reasoning) and @ai-sdk/openai-compatible passes completion_tokens on as outputTokens, so
+  // getUsage's `outputTokens - reasoning` goes negative and is clamped to 0: the visible output is
+  // neither counted nor billed. Make these `it` once fixed.
+  it.fails("counts and prices the output tokens xAI reports beside its reasoning tokens (xai-text)", async () => {
+    const model = xai("openai-compatible-chat--xai-text.chunks.txt")
+    const { user, turn } = await replaySession()
+    await user("Say a single word.")
+    const { info } = await turn({ language: model.language, info: grok })
+    // 1 x $3 + 2 x $15 + 340 reasoning x $15 + 11 cached x $0.30 = $5,136.30 per million.
+    expect(info).toMatchObject({
+      tokens: { input: 1, output: 2, reasoning: 340, cache: { read: 11, write: 0 } },
+      cost: 0.0051363,
+    })
+  })
+
+  it.fails("counts and prices the output tokens xAI reports beside its reasoning tokens (xai-tool-call)", async () => {
+    const model = xai("openai-compatible-chat--xai-tool-call.chunks.txt")
+    const { user, turn } = await replaySession()
+    await user("What is the weather in San Francisco?")
+    const { info } = await turn({ language: model.language, info: grok })
+    // 1 x $3 + 26 x $15 + 227 reasoning x $15 + 306 cached x $0.30 = $3,889.80 per million.
+    expect(info).toMatchObject({
+      tokens: { input: 1, output: 26, reasoning: 227, cache: { read: 306, write: 0 } },
+      cost: 0.0038898,
     })
   })
 

@@ -1,0 +1,38 @@
+import type { ModelInfo } from "../provider/model-info.js"
+import { createProvider } from "../provider/provider.js"
+import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.js"
+import { MemoryStorage } from "../storage/memory.js"
+import { type ScriptedModel, scriptedModel, type Turn } from "./scripted-model.js"
+
+export type TestRuntimeOptions = Omit<RuntimeOptions, "provider"> & {
+  /** What the model does, one turn per call. Ignored when `model` is given. */
+  turns?: Turn[]
+  /** A scripted model made elsewhere, e.g. to share between runtimes. */
+  model?: ScriptedModel
+  /** Overrides of the scripted model's info (limits, prices, capabilities). */
+  modelInfo?: Partial<Omit<ModelInfo, "providerID" | "id">>
+}
+
+/** The scripted model's info: a 200K window and Sonnet-like prices, so cost assertions have round numbers. */
+export const testModelInfo: ModelInfo = {
+  providerID: "scripted",
+  id: "scripted-model",
+  name: "Scripted model",
+  limit: { context: 200_000, output: 32_000 },
+  cost: { input: 3, output: 15, cache: { read: 0.3, write: 3.75 } },
+  capabilities: { reasoning: true, toolcall: true, attachment: true, temperature: true },
+}
+
+/**
+ * A runtime on fresh memory storage whose provider has one scripted model, for unit tests of
+ * agents: `const { runtime, model } = createTestRuntime({ turns: [[say.text("Hi")]] })`.
+ */
+export function createTestRuntime(options: TestRuntimeOptions = {}): { runtime: Runtime; model: ScriptedModel } {
+  const { turns, model: given, modelInfo, ...runtimeOptions } = options
+  const model = given ?? scriptedModel(turns ?? [])
+  const info: ModelInfo = { ...testModelInfo, ...modelInfo }
+  const ref = { providerID: info.providerID, modelID: info.id }
+  const provider = createProvider({ models: [{ ...ref, language: model, info }], default: ref })
+  const runtime = createRuntime({ storage: new MemoryStorage(), ...runtimeOptions, provider })
+  return { runtime, model }
+}

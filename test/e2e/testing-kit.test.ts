@@ -1,0 +1,78 @@
+// The example of docs/testing.md, kept here so the docs stay true.
+import { describe, expect, it } from "vitest"
+import { z } from "zod"
+import { MessageV2, SessionProcessor, Tool } from "../../src/index.js"
+import { createTestRuntime, say } from "../../src/testing/index.js"
+
+const weather = Tool.define("weather", {
+  description: "Current weather for a city",
+  parameters: z.object({ city: z.string() }),
+  async execute({ city }) {
+    return { title: city, output: `${city}: 21°C, sunny`, metadata: { celsius: 21 } }
+  },
+})
+
+describe("unit-testing an agent with the testing kit", () => {
+  it("calls the weather tool and stores its result", async () => {
+    const { runtime, model } = createTestRuntime({
+      tools: [weather],
+      turns: [[say.text("Let me check."), say.toolCall("weather", { city: "Lisbon" }), say.usage({ input: 1_000, output: 50 })]],
+    })
+    const session = await runtime.session.create()
+    const userID = await runtime.session.newMessageID(session.id)
+    const user: MessageV2.User = {
+      id: userID,
+      sessionID: session.id,
+      role: "user",
+      time: { created: Date.now() },
+      agent: "build",
+      model: { providerID: "scripted", modelID: "scripted-model" },
+    }
+    await runtime.session.updateMessage(user)
+    await runtime.session.updatePart({
+      id: runtime.session.newPartID(userID),
+      sessionID: session.id,
+      messageID: userID,
+      type: "text",
+      text: "What's the weather in Lisbon?",
+    })
+    const assistant: MessageV2.Assistant = {
+      id: await runtime.session.newMessageID(session.id),
+      sessionID: session.id,
+      role: "assistant",
+      time: { created: Date.now() },
+      parentID: userID,
+      agent: "build",
+      providerID: "scripted",
+      modelID: "scripted-model",
+      path: { cwd: "/", root: "/" },
+      cost: 0,
+      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
+    }
+    await runtime.session.updateMessage(assistant)
+
+    const defaultModel = runtime.provider!.defaultModel()
+    const processor = SessionProcessor.create({
+      runtime,
+      assistantMessage: assistant,
+      model: defaultModel,
+      abort: new AbortController().signal,
+    })
+    const history = await runtime.session.messages(session.id)
+    const next = await processor.process({
+      messages: await MessageV2.toModelMessages(history, defaultModel.info),
+      tools: runtime.tools.enabled({ ruleset: [] }),
+    })
+
+    expect(next).toBe("continue")
+    // What the model was sent: the user's question and the tool's schema.
+    expect(JSON.stringify(model.calls[0]?.prompt)).toContain("What's the weather in Lisbon?")
+    expect(model.calls[0]?.tools?.map((tool) => tool.name)).toEqual(["weather"])
+    // What was stored: the tool result, the cost at $3 / $15 per million tokens.
+    const [, answer] = await runtime.session.messages(session.id)
+    const tool = answer?.parts.find((part) => part.type === "tool")
+    expect(tool?.type === "tool" && tool.state).toMatchObject({ status: "completed", output: "Lisbon: 21°C, sunny" })
+    expect(answer?.info).toMatchObject({ finish: "tool-calls", cost: 0.00375 })
+    await runtime.close()
+  })
+})
