@@ -12,8 +12,8 @@ const PER_MILLION = 1_000_000
 
 /**
  * Splits one step's usage into disjoint token counts and prices them in USD. The AI SDK's
- * `inputTokens` includes cache reads and writes and `outputTokens` includes reasoning, so those are
- * taken out to avoid charging them twice. Counts a provider got wrong (NaN, negative) become 0.
+ * `inputTokens` includes cache reads and writes and `outputTokens` (usually) includes reasoning,
+ * so those are taken out to avoid charging them twice. Counts a provider got wrong (NaN, negative) become 0.
  */
 export function getUsage(input: {
   model: ModelInfo
@@ -24,9 +24,10 @@ export function getUsage(input: {
   const cacheRead = count(usage.inputTokenDetails?.cacheReadTokens)
   const cacheWrite = count(usage.inputTokenDetails?.cacheWriteTokens ?? cacheWriteFromMetadata(metadata))
   const reasoning = count(usage.outputTokenDetails?.reasoningTokens)
+  const output = count(usage.outputTokens)
   const tokens: Tokens = {
     input: Math.max(0, count(usage.inputTokens) - cacheRead - cacheWrite),
-    output: Math.max(0, count(usage.outputTokens) - reasoning),
+    output: reasoningBesideOutput(usage, reasoning) ? output : Math.max(0, output - reasoning),
     reasoning,
     cache: { read: cacheRead, write: cacheWrite },
   }
@@ -46,6 +47,16 @@ export function getUsage(input: {
     .toNumber()
 
   return { cost: Number.isFinite(cost) && cost > 0 ? cost : 0, tokens }
+}
+
+/**
+ * Most providers count reasoning inside the output tokens; some (xAI through the
+ * OpenAI-compatible package) count it beside them, and the SDK's totals cannot tell the two
+ * apart. Reasoning larger than the whole output cannot be inside it: then the output is the
+ * visible answer alone, and subtracting would leave it uncounted and unbilled.
+ */
+function reasoningBesideOutput(usage: LanguageModelUsage, reasoning: number): boolean {
+  return reasoning > count(usage.outputTokens)
 }
 
 // Providers whose SDK package predates `inputTokenDetails.cacheWriteTokens` report cache writes

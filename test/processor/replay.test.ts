@@ -426,11 +426,9 @@ describe("SessionProcessor replaying @ai-sdk/openai-compatible streams (xAI)", (
     })
   })
 
-  // Known bug, reported: xAI counts reasoning apart from completion_tokens (total_tokens = prompt +
-  // completion + reasoning) and @ai-sdk/openai-compatible passes completion_tokens on as outputTokens, so
-  // getUsage's `outputTokens - reasoning` goes negative and is clamped to 0: the visible output is
-  // neither counted nor billed. Make these `it` once fixed.
-  it.fails("counts and prices the output tokens xAI reports beside its reasoning tokens (xai-text)", async () => {
+  // xAI counts reasoning apart from completion_tokens (total_tokens = prompt + completion + reasoning),
+  // and @ai-sdk/openai-compatible passes completion_tokens on as outputTokens.
+  it("counts and prices the output tokens xAI reports beside its reasoning tokens (xai-text)", async () => {
     const model = xai("openai-compatible-chat--xai-text.chunks.txt")
     const { user, turn } = await replaySession()
     await user("Say a single word.")
@@ -442,7 +440,7 @@ describe("SessionProcessor replaying @ai-sdk/openai-compatible streams (xAI)", (
     })
   })
 
-  it.fails("counts and prices the output tokens xAI reports beside its reasoning tokens (xai-tool-call)", async () => {
+  it("counts and prices the output tokens xAI reports beside its reasoning tokens (xai-tool-call)", async () => {
     const model = xai("openai-compatible-chat--xai-tool-call.chunks.txt")
     const { user, turn } = await replaySession()
     await user("What is the weather in San Francisco?")

@@ -117,7 +117,8 @@ describe("Session.getUsage", () => {
       model: sonnet,
       usage: usage({ input: 100, cacheRead: 300, output: 10, reasoning: 50 }),
     })
-    expect(result.tokens).toEqual({ input: 0, output: 0, reasoning: 50, cache: { read: 300, write: 0 } })
+    // Reasoning larger than the output cannot be inside it: the output is kept whole.
+    expect(result.tokens).toEqual({ input: 0, output: 10, reasoning: 50, cache: { read: 300, write: 0 } })
   })
 
   it("reads cache writes from Anthropic, Bedrock and Venice metadata when details lack them", () => {
@@ -155,5 +156,34 @@ describe("Session.getUsage", () => {
       metadata: { anthropic: { cacheCreationInputTokens: "4000" }, bedrock: { usage: null } },
     })
     expect(result.tokens.cache.write).toBe(0)
+  })
+})
+
+describe("getUsage with reasoning counted beside the output", () => {
+  const model: Parameters<typeof getUsage>[0]["model"] = {
+    providerID: "xai",
+    id: "grok",
+    name: "Grok",
+    limit: { context: 100_000, output: 10_000 },
+    cost: { input: 3, output: 15, cache: { read: 0.3, write: 0 } },
+    capabilities: { reasoning: true, toolcall: true, attachment: false, temperature: true },
+  }
+  const usage = (outputTokens: number, reasoningTokens: number): LanguageModelUsage => ({
+    inputTokens: 12,
+    inputTokenDetails: { noCacheTokens: 1, cacheReadTokens: 11, cacheWriteTokens: 0 },
+    outputTokens,
+    outputTokenDetails: { textTokens: undefined, reasoningTokens },
+    totalTokens: 12 + outputTokens,
+  })
+
+  it("keeps the output whole when the reasoning is larger than it (xAI reports them apart)", () => {
+    const result = getUsage({ model, usage: usage(2, 340) })
+    expect(result.tokens).toMatchObject({ input: 1, output: 2, reasoning: 340 })
+    // 1 x $3 + 2 x $15 + 340 x $15 + 11 x $0.30, per million
+    expect(result.cost).toBe(0.0051363)
+  })
+
+  it("subtracts reasoning that fits inside the output", () => {
+    expect(getUsage({ model, usage: usage(400, 340) }).tokens).toMatchObject({ output: 60, reasoning: 340 })
   })
 })
