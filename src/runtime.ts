@@ -1,17 +1,28 @@
 import { z } from "zod"
+import type { Info as AgentInfo } from "./agent/info.js"
+import { defaultAgent, resolveAgents } from "./agent/resolve.js"
 import { type Bus, createBus, type Events } from "./bus/bus.js"
 import type { Event } from "./bus/catalog.js"
 import { parseInput } from "./error/invalid-input.js"
 import { RuntimeClosedError } from "./error/runtime-closed.js"
 import { createGenerator } from "./id/identifier.js"
 import type { ApprovalScope } from "./permission/approvals.js"
+import { Ruleset } from "./permission/schema.js"
 import { createPermissionService, type PermissionHandler } from "./permission/service.js"
 import type { Provider } from "./provider/provider.js"
 import { createQuestionService, type QuestionHandler } from "./question/service.js"
+import { createQuestionTool } from "./question/tool.js"
+import { createLoop } from "./session/loop.js"
+import { RetryOptions, type RetryOptionsInput } from "./session/retry.js"
 import { createSessionService, type SessionService } from "./session/service.js"
+import { createStatusRegistry } from "./session/status-registry.js"
+import type { Snapshot } from "./snapshot/port.js"
 import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
 import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
+
+type Loop = ReturnType<typeof createLoop>
+
 import type { Info as ToolInfo } from "./tool/tool.js"
 
 export type RuntimeOptions = {
@@ -19,6 +30,20 @@ export type RuntimeOptions = {
   provider?: Provider
   /** Tools registered besides the built-ins; one with a built-in's id replaces it. */
   tools?: ToolInfo[]
+  /** Overrides of the built-in agents, or new agents, by name. */
+  agents?: Record<string, Partial<AgentInfo>>
+  /** The agent a prompt runs with when it names none. Default "build". */
+  defaultAgent?: string
+  /** Rules appended after every agent's own rules (a session's own rules come last). */
+  permission?: Ruleset
+  /** Records file changes per step (patch parts). Default: none. */
+  snapshot?: Snapshot
+  /** Extra system prompt text, after the agent's prompt and the environment. */
+  instructions?: string[]
+  /** Retries of failed model calls: attempts (default 8) and the longest wait (default 5 minutes). */
+  retry?: RetryOptionsInput
+  /** Whether the working directory is a git repository, for the system prompt. */
+  git?: boolean
   /** Where sessions live. Default: a new MemoryStorage. */
   storage?: Storage
   /** Working directory recorded on new sessions. Default: process.cwd(). */
@@ -53,6 +78,21 @@ const STORAGE_METHODS = [
 const isFunction = (value: unknown) => typeof value === "function"
 
 const Options = z.strictObject({
+  agents: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  defaultAgent: z.string().min(1).optional(),
+  permission: Ruleset.optional(),
+  snapshot: z
+    .custom<Snapshot>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        ["track", "patch"].every((method) => isFunction((value as Record<string, unknown>)[method])),
+      { message: "expected a Snapshot (track, patch)" },
+    )
+    .optional(),
+  instructions: z.array(z.string()).optional(),
+  retry: RetryOptions.optional(),
+  git: z.boolean().optional(),
   provider: z
     .custom<Provider>(
       (value) =>
@@ -100,7 +140,14 @@ export type Runtime = {
   provider: Provider | undefined
   /** The runtime's tools: built-ins and `options.tools`. */
   tools: ToolRegistry
-  session: SessionService
+  /** The agents: built-ins merged with `options.agents`. */
+  agents: Record<string, AgentInfo>
+  session: SessionService & {
+    prompt: Loop["prompt"]
+    loop: Loop["loop"]
+    cancel: Loop["cancel"]
+    status: Loop["status"]
+  }
   permission: {
     ask: ReturnType<typeof createPermissionService>["ask"]
     list: ReturnType<typeof createPermissionService>["list"]
@@ -139,7 +186,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     nonInteractive: parsed.nonInteractive,
   }
 
-  const session = createSessionService({
+  const sessions = createSessionService({
     storage,
     bus,
     ids,
@@ -152,18 +199,40 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     approvalScope: parsed.approvalScope ?? "session",
   })
   const question = createQuestionService({ ...ask, onQuestion: parsed.onQuestion })
+  const agents = resolveAgents(parsed.agents as Record<string, Partial<AgentInfo>> | undefined)
+  const defaultAgentName = defaultAgent(agents, parsed.defaultAgent).name
+  const tools = createToolRegistry([createQuestionTool(question.ask), ...(parsed.tools ?? [])])
+  const loop = createLoop({
+    storage,
+    bus,
+    session: sessions,
+    permission,
+    provider: parsed.provider,
+    agents,
+    defaultAgent: defaultAgentName,
+    tools,
+    snapshot: parsed.snapshot,
+    status: createStatusRegistry(bus),
+    retry: RetryOptions.parse(parsed.retry ?? {}),
+    permissionRules: parsed.permission ?? [],
+    instructions: parsed.instructions ?? [],
+    git: parsed.git,
+    assertOpen,
+  })
 
   const { on, onAny, stream, listenerCount } = bus
   return {
     provider: parsed.provider,
-    tools: createToolRegistry(parsed.tools ?? []),
-    session,
+    tools,
+    agents,
+    session: { ...sessions, prompt: loop.prompt, loop: loop.loop, cancel: loop.cancel, status: loop.status },
     permission: { ask: permission.ask, list: permission.list, reply: permission.reply },
     question: { ask: question.ask, list: question.list, reply: question.reply, reject: question.reject },
     events: { on, onAny, stream, listenerCount },
     close() {
       closed ??= (async () => {
         try {
+          await loop.close()
           await permission.close()
           await question.close()
         } finally {

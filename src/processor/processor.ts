@@ -4,14 +4,15 @@ import { AbortedError } from "../message/errors.js"
 import { fromError } from "../message/from-error.js"
 import type { Assistant } from "../message/info.js"
 import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
-import { RejectedError as PermissionRejectedError } from "../permission/errors.js"
+import { DeniedError, RejectedError as PermissionRejectedError } from "../permission/errors.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
 import type { Runtime } from "../runtime.js"
+import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../session/doom-loop.js"
 import { getUsage } from "../session/usage.js"
 import type { Snapshot } from "../snapshot/port.js"
-import { toAITools } from "../tool/ai-tools.js"
+import { type BeforeTool, toAITools } from "../tool/ai-tools.js"
 import type { Context, Info as ToolInfo } from "../tool/tool.js"
 import { closeUnfinished } from "./close.js"
 import { errorText, inputRecord, toolResult } from "./parts.js"
@@ -33,6 +34,8 @@ export type CreateInput = {
   abort: AbortSignal
   /** When given, each step records a snapshot and a patch part listing the files it changed. */
   snapshot?: Snapshot
+  /** Tool parts of earlier steps of this turn, oldest first: the doom-loop guard looks at them. */
+  turn?: ToolPart[]
 }
 
 /** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */
@@ -118,6 +121,26 @@ export function create(input: CreateInput) {
           signal,
         }),
     })
+  }
+
+  /**
+   * The doom-loop guard: the same call a third time in a row asks the `doom_loop` permission;
+   * a denial tells the model to stop repeating itself.
+   */
+  const beforeTool: BeforeTool = async (tool, args, context) => {
+    const call = { tool: tool.id, input: inputRecord(args), callID: context.callID }
+    if (!isDoomLoop([...(input.turn ?? []), ...tools.values()], call)) return
+    try {
+      await context.ask({
+        permission: DOOM_LOOP_PERMISSION,
+        patterns: [tool.id],
+        always: [tool.id],
+        metadata: call,
+      })
+    } catch (error) {
+      if (DeniedError.isInstance(error)) throw new Error(doomLoopMessage(tool.id))
+      throw error
+    }
   }
 
   async function handle(part: Stream): Promise<void> {
@@ -283,7 +306,7 @@ export function create(input: CreateInput) {
           model: model.language,
           messages: streamInput.messages,
           ...(streamInput.system === undefined ? {} : { system: streamInput.system }),
-          tools: toAITools(streamInput.tools ?? [], contextFor(streamInput)),
+          tools: toAITools(streamInput.tools ?? [], contextFor(streamInput), beforeTool),
           ...pick(streamInput, [
             "temperature",
             "topP",

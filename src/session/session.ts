@@ -1,3 +1,4 @@
+export { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD, doomLoopMessage, isDoomLoop } from "./doom-loop.js"
 export { Event } from "./events.js"
 export { Info } from "./info.js"
 export {
@@ -8,6 +9,9 @@ export {
   PartDelta,
   UpdateInput,
 } from "./input.js"
+export { MissingProviderError, NoUserMessageError } from "./loop-errors.js"
+export { PromptInput } from "./prompt-input.js"
+export { RetryOptions, retryDelay, retryMessage } from "./retry.js"
 export type { SessionService as Service } from "./service.js"
 export { Status } from "./status.js"
 export { Todo } from "./todo.js"

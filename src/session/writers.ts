@@ -1,6 +1,6 @@
 import { parseInput } from "../error/invalid-input.js"
 import { parseID } from "../id/parse-id.js"
-import type { Info as MessageInfo } from "../message/info.js"
+import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
 import type { SessionDeps } from "./deps.js"
 import { PartDelta } from "./input.js"
@@ -33,6 +33,19 @@ export function createMessageWriters(deps: SessionDeps) {
       await storage.write([{ type: "message.put", info }])
       bus.publish("message.updated", { sessionID: info.sessionID, info })
       return info
+    },
+
+    /** Writes a message with its parts in one atomic write, then publishes each. */
+    async saveMessage(message: WithParts): Promise<WithParts> {
+      deps.assertOpen()
+      await storage.write([
+        { type: "message.put", info: message.info },
+        ...message.parts.map((part) => ({ type: "part.put" as const, part })),
+      ])
+      bus.publish("message.updated", { sessionID: message.info.sessionID, info: message.info })
+      for (const part of message.parts)
+        bus.publish("message.part.updated", { sessionID: part.sessionID, part })
+      return message
     },
 
     async updatePart<P extends Part>(part: P): Promise<P> {

@@ -66,8 +66,13 @@ describe("Tool registry", () => {
     expect(runtime.tools.get("bash")?.description).toBe("replaced")
     const ruleset = Permission.fromConfig({ edit: "deny" })
     const ids = (tools: Tool.Info[]) => tools.map((tool) => tool.id)
-    expect(ids(runtime.tools.enabled({ ruleset }))).toEqual(["bash", "read"])
-    expect(ids(runtime.tools.enabled({ ruleset: [], switches: { read: false, bash: true } }))).toEqual(["bash", "edit", "write"])
+    // The built-in question tool comes first.
+    expect(ids(runtime.tools.enabled({ ruleset }))).toEqual(["question", "bash", "read"])
+    expect(ids(runtime.tools.enabled({ ruleset: [], switches: { read: false, question: false } }))).toEqual([
+      "bash",
+      "edit",
+      "write",
+    ])
     await runtime.close()
   })
 })

@@ -1,0 +1,1 @@
+export * as Agent from "./agent-namespace.js"

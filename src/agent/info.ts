@@ -1,0 +1,31 @@
+import { z } from "zod"
+import { ModelRef } from "../message/part.js"
+import { Ruleset } from "../permission/schema.js"
+
+/**
+ * Who an agent is for: `primary` agents talk to the user, `subagent`s are only started by
+ * another agent (they cannot ask the user anything), `all` can be both.
+ */
+export const Mode = z.enum(["primary", "subagent", "all"])
+export type Mode = z.infer<typeof Mode>
+
+/** An agent: a system prompt, model settings and the permission rules its tools run under. */
+export const Info = z.object({
+  name: z.string().min(1),
+  /** When to use this agent; shown to people choosing an agent and to agents starting sub-agents. */
+  description: z.string().optional(),
+  mode: Mode,
+  /** The system prompt. Without one the build agent's prompt is used. */
+  prompt: z.string().optional(),
+  /** The model this agent always runs on, whatever the prompt asked for. */
+  model: ModelRef.optional(),
+  temperature: z.number().nonnegative().optional(),
+  topP: z.number().min(0).max(1).optional(),
+  /** The agent's own rules; the last matching rule wins. */
+  permission: Ruleset,
+  /** At most this many model calls per turn; the last one must answer without tools. */
+  steps: z.number().int().positive().optional(),
+  /** Internal agents (titles, summaries, compaction) that no one picks directly. */
+  hidden: z.boolean().optional(),
+})
+export type Info = z.infer<typeof Info>

@@ -1,0 +1,8 @@
+export { BUILD } from "./build.js"
+export { COMPACTION } from "./compaction.js"
+export { EXPLORE } from "./explore.js"
+export { GENERAL } from "./general.js"
+export { MAX_STEPS } from "./max-steps.js"
+export { PLAN } from "./plan.js"
+export { SUMMARY } from "./summary.js"
+export { TITLE } from "./title.js"

@@ -1,0 +1,56 @@
+import type { Info } from "./info.js"
+import { BUILD } from "./prompts/build.js"
+
+/** What the model is told about where it runs. Passed in so the function stays pure and testable. */
+export type Environment = {
+  /** The working directory tools run in. */
+  directory: string
+  /** Whether the directory is a git repository; omitted when unknown, and then not mentioned. */
+  git?: boolean
+  /** The host's platform, as `process.platform` names it ("linux", "darwin", "win32"). */
+  platform: string
+  /** Now. Only the local calendar day is shown, so the prompt stays the same all day (and cacheable). */
+  date: Date
+}
+
+export type SystemPromptInput = {
+  agent: Info
+  environment: Environment
+  /** The runtime's extra system text, in order. */
+  instructions?: readonly string[]
+  /** The `system` of the user message being answered. */
+  user?: string
+}
+
+/**
+ * The system prompt for one model call, as blocks in order: the agent's prompt (the build
+ * prompt when it has none), the environment, the runtime's instructions, the user message's
+ * `system`. Blocks rather than one string so the loop can send the stable head as its own
+ * system message (prompt caching) and hooks can edit one block without parsing the rest.
+ * Empty blocks are left out.
+ */
+export function systemPrompt(input: SystemPromptInput): string[] {
+  const blocks = [
+    input.agent.prompt ?? BUILD,
+    environmentBlock(input.environment),
+    ...(input.instructions ?? []),
+    input.user ?? "",
+  ]
+  return blocks.filter((block) => block.trim() !== "")
+}
+
+export function environmentBlock(environment: Environment): string {
+  const lines = [`Working directory: ${environment.directory}`]
+  if (environment.git !== undefined)
+    lines.push(`Is the directory a git repository: ${environment.git ? "yes" : "no"}`)
+  lines.push(`Platform: ${environment.platform}`, `Today's date: ${formatDate(environment.date)}`)
+  return ["Here is information about the environment you are running in:", "<env>", ...lines, "</env>"].join(
+    "\n",
+  )
+}
+
+/** YYYY-MM-DD in the host's time zone: "today" is the user's day, not UTC's. */
+export function formatDate(date: Date): string {
+  const pad = (value: number) => String(value).padStart(2, "0")
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+}

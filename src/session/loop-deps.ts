@@ -1,0 +1,31 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+import type { Bus } from "../bus/bus.js"
+import type { Ruleset } from "../permission/schema.js"
+import type { Provider } from "../provider/provider.js"
+import type { Runtime } from "../runtime.js"
+import type { Snapshot } from "../snapshot/port.js"
+import type { Storage } from "../storage/port.js"
+import type { ToolRegistry } from "../tool/registry.js"
+import type { SessionService } from "./service.js"
+import type { StatusRegistry } from "./status-registry.js"
+
+/** What the prompt loop needs from the runtime. */
+export type LoopDeps = {
+  storage: Storage
+  bus: Bus
+  session: SessionService
+  permission: Pick<Runtime["permission"], "ask">
+  provider: Provider | undefined
+  agents: Record<string, AgentInfo>
+  defaultAgent: string
+  tools: ToolRegistry
+  snapshot: Snapshot | undefined
+  status: StatusRegistry
+  retry: { maxAttempts: number; maxDelayMs: number }
+  /** Appended after every agent's own rules. */
+  permissionRules: Ruleset
+  instructions: string[]
+  /** Whether the working directory is a git repository, for the system prompt; unknown when undefined. */
+  git: boolean | undefined
+  assertOpen(): void
+}

@@ -1,0 +1,43 @@
+import { z } from "zod"
+import { schema as id } from "../id/identifier.js"
+import { ModelRef } from "../message/part.js"
+
+const PromptPart = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("text"),
+    text: z.string(),
+    synthetic: z.boolean().optional(),
+    ignored: z.boolean().optional(),
+  }),
+  z.strictObject({
+    type: z.literal("file"),
+    mime: z.string().min(1),
+    url: z.string().min(1),
+    filename: z.string().optional(),
+  }),
+  z.strictObject({ type: z.literal("agent"), name: z.string().min(1) }),
+  z.strictObject({
+    type: z.literal("subtask"),
+    prompt: z.string().min(1),
+    description: z.string(),
+    agent: z.string().min(1),
+  }),
+])
+export type PromptPart = z.infer<typeof PromptPart>
+
+export const PromptInput = z.strictObject({
+  sessionID: id("session"),
+  /** The user message's ID; by default a new one that sorts after everything in the session. */
+  messageID: id("message").optional(),
+  model: ModelRef.optional(),
+  agent: z.string().min(1).optional(),
+  /** Store the message without running the loop. */
+  noReply: z.boolean().optional(),
+  /** Extra system text for this message. */
+  system: z.string().optional(),
+  /** Per-tool switches for this message: `{ bash: false }`. */
+  tools: z.record(z.string(), z.boolean()).optional(),
+  variant: z.string().optional(),
+  parts: z.array(PromptPart).min(1),
+})
+export type PromptInput = z.input<typeof PromptInput>
