@@ -128,8 +128,10 @@ export function create(input: CreateInput) {
    * a denial tells the model to stop repeating itself.
    */
   const beforeTool: BeforeTool = async (tool, args, context) => {
-    const call = { tool: tool.id, input: inputRecord(args), callID: context.callID }
-    if (!isDoomLoop([...(input.turn ?? []), ...tools.values()], call)) return
+    const call = { tool: tool.id, input: inputRecord(args) }
+    // Call IDs repeat across messages with some providers: only this message's own part is skipped.
+    const earlier = [...tools.values()].filter((part) => part.callID !== context.callID)
+    if (!isDoomLoop([...(input.turn ?? []), ...earlier], call)) return
     try {
       await context.ask({
         permission: DOOM_LOOP_PERMISSION,

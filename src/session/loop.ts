@@ -1,5 +1,7 @@
 import type { ModelMessage } from "ai"
 import type { Info as AgentInfo } from "../agent/info.js"
+import { MAX_STEPS } from "../agent/prompts/index.js"
+import { getAgent } from "../agent/resolve.js"
 import { systemPrompt } from "../agent/system.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
@@ -18,9 +20,6 @@ import { retryDelay, retryMessage, sleep } from "./retry.js"
 import { isDefaultTitle } from "./title.js"
 
 type Run = { abort: AbortController; incoming: WithParts[]; done: Promise<WithParts> }
-
-const LAST_STEP =
-  "You have reached the maximum number of steps for this task. Do not call any more tools. Reply with what you did, what you found, and what is left to do."
 
 /**
  * The prompt loop: stores user messages, and runs one loop per session that calls the model
@@ -78,11 +77,7 @@ export function createLoop(deps: LoopDeps) {
     return { ...base, ...part } as Part
   }
 
-  function agentOf(name: string): AgentInfo {
-    const agent = deps.agents[name]
-    if (!agent) throw NotFoundError.of("Agent", name)
-    return agent
-  }
+  const agentOf = (name: string) => getAgent(deps.agents, name)
 
   async function loop(sessionID: string): Promise<WithParts> {
     deps.assertOpen()
@@ -138,7 +133,7 @@ export function createLoop(deps: LoopDeps) {
     const ruleset = merge(agent.permission, deps.permissionRules, session.permission ?? [])
     const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
     const messages: ModelMessage[] = await toModelMessages(history, model.info)
-    if (finalStep) messages.push({ role: "user", content: LAST_STEP })
+    if (finalStep) messages.push({ role: "user", content: MAX_STEPS })
     const system = systemPrompt({
       agent,
       environment: {

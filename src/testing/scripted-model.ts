@@ -18,14 +18,18 @@ export type ScriptedModel = MockLanguageModelV3 & {
  */
 export function scriptedModel(
   turns: readonly Turn[],
-  options: { provider?: string; modelId?: string } = {},
+  options: {
+    provider?: string
+    modelId?: string /** Played for every call past the end of `turns`. */
+    fallback?: Turn
+  } = {},
 ): ScriptedModel {
   let next = 0
   const model = new MockLanguageModelV3({
     provider: options.provider ?? "scripted",
     modelId: options.modelId ?? "scripted-model",
     doStream: async (call) => {
-      const turn = turns[next]
+      const turn = turns[next] ?? options.fallback
       next++
       if (turn === undefined)
         throw new Error(`scriptedModel: call #${next} has no turn (the script has ${turns.length})`)

@@ -2,6 +2,7 @@ import type { ModelInfo } from "../provider/model-info.js"
 import { createProvider } from "../provider/provider.js"
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.js"
 import { MemoryStorage } from "../storage/memory.js"
+import { say } from "./script.js"
 import { type ScriptedModel, scriptedModel, type Turn } from "./scripted-model.js"
 
 export type TestRuntimeOptions = Omit<RuntimeOptions, "provider"> & {
@@ -9,6 +10,11 @@ export type TestRuntimeOptions = Omit<RuntimeOptions, "provider"> & {
   turns?: Turn[]
   /** A scripted model made elsewhere, e.g. to share between runtimes. */
   model?: ScriptedModel
+  /**
+   * The provider's small model, which writes session titles. Default: one that always answers
+   * "Test session", so titles never consume the turns scripted for the main model.
+   */
+  small?: ScriptedModel
   /** Overrides of the scripted model's info (limits, prices, capabilities). */
   modelInfo?: Partial<Omit<ModelInfo, "providerID" | "id">>
 }
@@ -27,12 +33,26 @@ export const testModelInfo: ModelInfo = {
  * A runtime on fresh memory storage whose provider has one scripted model, for unit tests of
  * agents: `const { runtime, model } = createTestRuntime({ turns: [[say.text("Hi")]] })`.
  */
-export function createTestRuntime(options: TestRuntimeOptions = {}): { runtime: Runtime; model: ScriptedModel } {
-  const { turns, model: given, modelInfo, ...runtimeOptions } = options
+export function createTestRuntime(options: TestRuntimeOptions = {}): {
+  runtime: Runtime
+  model: ScriptedModel
+  small: ScriptedModel
+} {
+  const { turns, model: given, small: givenSmall, modelInfo, ...runtimeOptions } = options
   const model = given ?? scriptedModel(turns ?? [])
+  const small =
+    givenSmall ?? scriptedModel([], { modelId: "scripted-small", fallback: [say.text("Test session")] })
   const info: ModelInfo = { ...testModelInfo, ...modelInfo }
   const ref = { providerID: info.providerID, modelID: info.id }
-  const provider = createProvider({ models: [{ ...ref, language: model, info }], default: ref })
+  const smallRef = { providerID: info.providerID, modelID: "scripted-small" }
+  const provider = createProvider({
+    models: [
+      { ...ref, language: model, info },
+      { ...smallRef, language: small, info: { ...info, id: smallRef.modelID, name: "Scripted small model" } },
+    ],
+    default: ref,
+    small: smallRef,
+  })
   const runtime = createRuntime({ storage: new MemoryStorage(), ...runtimeOptions, provider })
-  return { runtime, model }
+  return { runtime, model, small }
 }

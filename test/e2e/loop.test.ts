@@ -23,7 +23,8 @@ async function setup(turns: Turn[], options: Parameters<typeof createTestRuntime
     events.push(event)
   })
   const session = await runtime.session.create({ title: "Fixed title" })
-  const ask = (text: string) => runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text }] })
+  const ask = (text: string) =>
+    runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text }] })
   return { runtime, model, session, events, ask }
 }
 
@@ -48,7 +49,11 @@ describe("runtime.session.prompt", () => {
 
   it("stores without replying when noReply is set", async () => {
     const { runtime, model, session } = await setup([])
-    const stored = await runtime.session.prompt({ sessionID: session.id, noReply: true, parts: [{ type: "text", text: "note" }] })
+    const stored = await runtime.session.prompt({
+      sessionID: session.id,
+      noReply: true,
+      parts: [{ type: "text", text: "note" }],
+    })
     expect(stored.info.role).toBe("user")
     expect(stored.parts).toMatchObject([{ type: "text", text: "note" }])
     expect(model.calls).toHaveLength(0)
@@ -64,7 +69,8 @@ describe("runtime.session.prompt", () => {
       (call) => [say.text(JSON.stringify(call.prompt).includes("also b.ts") ? "read both" : "read one")],
     ])
     runtime.events.on("message.part.updated", (event) => {
-      if (event.properties.part.type === "tool" && event.properties.part.state.status === "completed") release()
+      if (event.properties.part.type === "tool" && event.properties.part.state.status === "completed")
+        release()
     })
     const first = ask("read a.ts")
     await gate
@@ -95,13 +101,17 @@ describe("runtime.session.prompt", () => {
     })
     const results = await Promise.all(Array.from({ length: 50 }, (_, index) => ask(`prompt ${index}`)))
     expect(most).toBe(1)
-    const users = (await runtime.session.messages(session.id)).filter((message) => message.info.role === "user")
+    const users = (await runtime.session.messages(session.id)).filter(
+      (message) => message.info.role === "user",
+    )
     expect(users).toHaveLength(50)
     expect(new Set(results.map((result) => result.info.id)).size).toBeLessThanOrEqual(2)
   })
 
   it("cancels a running step: the message is aborted and the session idle", async () => {
-    const { runtime, session, ask } = await setup([[say.text("Partial"), say.delay(3_600_000), say.text(" never")]])
+    const { runtime, session, ask } = await setup([
+      [say.text("Partial"), say.delay(3_600_000), say.text(" never")],
+    ])
     runtime.events.on("message.part.delta", () => runtime.session.cancel(session.id))
     const answer = await ask("go")
     expect(answer.info.role === "assistant" && answer.info.error?.name).toBe("AbortedError")
@@ -111,7 +121,11 @@ describe("runtime.session.prompt", () => {
 
   it("stops at the agent's step limit with a last step that has no tools", async () => {
     const { model, ask } = await setup(
-      [[say.toolCall("read", { path: "a" })], [say.toolCall("read", { path: "b" })], [say.text("wrapped up")]],
+      [
+        [say.toolCall("read", { path: "a" })],
+        [say.toolCall("read", { path: "b" })],
+        [say.text("wrapped up")],
+      ],
       { agents: { build: { steps: 2 } } },
     )
     const answer = await ask("loop forever")
@@ -135,7 +149,10 @@ describe("retries", () => {
 
   it("waits as the provider asks, shows the retry status, and keeps no duplicate output", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] })
-    const { runtime, session, events, ask } = await setup([{ throws: overloaded({ "retry-after-ms": "1500" }) }, [say.text("fine now")]])
+    const { runtime, session, events, ask } = await setup([
+      { throws: overloaded({ "retry-after-ms": "1500" }) },
+      [say.text("fine now")],
+    ])
     const answer = ask("hello")
     await vi.waitFor(() => expect(runtime.session.status(session.id).type).toBe("retry"))
     const status = runtime.session.status(session.id)
@@ -163,7 +180,9 @@ describe("retries", () => {
     const final = await answer
     expect(final.info.role === "assistant" && final.info.error?.name).toBe("APIError")
     expect(events.filter((event) => event.type === "session.error")).toHaveLength(1)
-    expect((await runtime.session.messages(session.id)).filter((message) => message.info.role === "assistant")).toHaveLength(1)
+    expect(
+      (await runtime.session.messages(session.id)).filter((message) => message.info.role === "assistant"),
+    ).toHaveLength(1)
   })
 
   it("does not retry an error that cannot succeed", async () => {

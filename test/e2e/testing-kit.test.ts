@@ -16,7 +16,13 @@ describe("unit-testing an agent with the testing kit", () => {
   it("calls the weather tool and stores its result", async () => {
     const { runtime, model } = createTestRuntime({
       tools: [weather],
-      turns: [[say.text("Let me check."), say.toolCall("weather", { city: "Lisbon" }), say.usage({ input: 1_000, output: 50 })]],
+      turns: [
+        [
+          say.text("Let me check."),
+          say.toolCall("weather", { city: "Lisbon" }),
+          say.usage({ input: 1_000, output: 50 }),
+        ],
+      ],
     })
     const session = await runtime.session.create()
     const userID = await runtime.session.newMessageID(session.id)
@@ -71,7 +77,10 @@ describe("unit-testing an agent with the testing kit", () => {
     // What was stored: the tool result, the cost at $3 / $15 per million tokens.
     const [, answer] = await runtime.session.messages(session.id)
     const tool = answer?.parts.find((part) => part.type === "tool")
-    expect(tool?.type === "tool" && tool.state).toMatchObject({ status: "completed", output: "Lisbon: 21°C, sunny" })
+    expect(tool?.type === "tool" && tool.state).toMatchObject({
+      status: "completed",
+      output: "Lisbon: 21°C, sunny",
+    })
     expect(answer?.info).toMatchObject({ finish: "tool-calls", cost: 0.00375 })
     await runtime.close()
   })
