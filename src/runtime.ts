@@ -12,6 +12,7 @@ import { createPermissionService, type PermissionHandler } from "./permission/se
 import type { Provider } from "./provider/provider.js"
 import { createQuestionService, type QuestionHandler } from "./question/service.js"
 import { createQuestionTool } from "./question/tool.js"
+import type { Hooks } from "./session/hooks.js"
 import { createLoop } from "./session/loop.js"
 import { RetryOptions, type RetryOptionsInput } from "./session/retry.js"
 import { createSessionService, type SessionService } from "./session/service.js"
@@ -44,6 +45,8 @@ export type RuntimeOptions = {
   retry?: RetryOptionsInput
   /** Whether the working directory is a git repository, for the system prompt. */
   git?: boolean
+  /** Plug-in points of the loop: `chat.message`, `chat.params`, `chat.system`, `tool.before`, `tool.after`, `text.complete`. */
+  hooks?: Hooks
   /** Where sessions live. Default: a new MemoryStorage. */
   storage?: Storage
   /** Working directory recorded on new sessions. Default: process.cwd(). */
@@ -93,6 +96,27 @@ const Options = z.strictObject({
   instructions: z.array(z.string()).optional(),
   retry: RetryOptions.optional(),
   git: z.boolean().optional(),
+  hooks: z
+    .strictObject(
+      Object.fromEntries(
+        (
+          [
+            "chat.message",
+            "chat.params",
+            "chat.system",
+            "tool.before",
+            "tool.after",
+            "text.complete",
+          ] as const
+        ).map((name) => [
+          name,
+          z
+            .custom<NonNullable<Hooks[typeof name]>>(isFunction, { message: "expected a function" })
+            .optional(),
+        ]),
+      ),
+    )
+    .optional(),
   provider: z
     .custom<Provider>(
       (value) =>
@@ -217,6 +241,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     permissionRules: parsed.permission ?? [],
     instructions: parsed.instructions ?? [],
     git: parsed.git,
+    hooks: (parsed.hooks ?? {}) as Hooks,
     assertOpen,
   })
 

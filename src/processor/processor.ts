@@ -10,9 +10,10 @@ import type { ModelInfo } from "../provider/model-info.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
 import type { Runtime } from "../runtime.js"
 import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../session/doom-loop.js"
+import type { Hooks } from "../session/hooks.js"
 import { getUsage } from "../session/usage.js"
 import type { Snapshot } from "../snapshot/port.js"
-import { type BeforeTool, toAITools } from "../tool/ai-tools.js"
+import { type ToolHooks, toAITools } from "../tool/ai-tools.js"
 import type { Context, Info as ToolInfo } from "../tool/tool.js"
 import { closeUnfinished } from "./close.js"
 import { errorText, inputRecord, toolResult } from "./parts.js"
@@ -36,6 +37,8 @@ export type CreateInput = {
   snapshot?: Snapshot
   /** Tool parts of earlier steps of this turn, oldest first: the doom-loop guard looks at them. */
   turn?: ToolPart[]
+  /** The runtime's `tool.before`, `tool.after` and `text.complete` hooks. */
+  hooks?: Pick<Hooks, "tool.before" | "tool.after" | "text.complete">
 }
 
 /** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */
@@ -123,24 +126,37 @@ export function create(input: CreateInput) {
     })
   }
 
+  const toolHooks: ToolHooks = {
+    before: async (tool, args, context) => {
+      await guardDoomLoop(tool.id, args, context)
+      const output = { args }
+      await input.hooks?.["tool.before"]?.({ sessionID, tool: tool.id, callID: context.callID }, output)
+      return output.args
+    },
+    after: async (tool, result, context) => {
+      await input.hooks?.["tool.after"]?.({ sessionID, tool: tool.id, callID: context.callID }, result)
+      return result
+    },
+  }
+
   /**
    * The doom-loop guard: the same call a third time in a row asks the `doom_loop` permission;
    * a denial tells the model to stop repeating itself.
    */
-  const beforeTool: BeforeTool = async (tool, args, context) => {
-    const call = { tool: tool.id, input: inputRecord(args) }
+  async function guardDoomLoop(toolID: string, args: unknown, context: Context) {
+    const call = { tool: toolID, input: inputRecord(args) }
     // Call IDs repeat across messages with some providers: only this message's own part is skipped.
     const earlier = [...tools.values()].filter((part) => part.callID !== context.callID)
     if (!isDoomLoop([...(input.turn ?? []), ...earlier], call)) return
     try {
       await context.ask({
         permission: DOOM_LOOP_PERMISSION,
-        patterns: [tool.id],
-        always: [tool.id],
+        patterns: [toolID],
+        always: [toolID],
         metadata: call,
       })
     } catch (error) {
-      if (DeniedError.isInstance(error)) throw new Error(doomLoopMessage(tool.id))
+      if (DeniedError.isInstance(error)) throw new Error(doomLoopMessage(toolID))
       throw error
     }
   }
@@ -179,6 +195,11 @@ export function create(input: CreateInput) {
         if (!current) return
         texts.delete(part.id)
         current.text = current.text.trimEnd()
+        if (current.type === "text" && input.hooks?.["text.complete"]) {
+          const output = { text: current.text }
+          await input.hooks["text.complete"]({ sessionID, messageID, partID: current.id }, output)
+          current.text = output.text
+        }
         current.time = { start: current.time?.start ?? Date.now(), end: Date.now() }
         if (part.providerMetadata) current.metadata = part.providerMetadata
         await writePart(current)
@@ -308,7 +329,7 @@ export function create(input: CreateInput) {
           model: model.language,
           messages: streamInput.messages,
           ...(streamInput.system === undefined ? {} : { system: streamInput.system }),
-          tools: toAITools(streamInput.tools ?? [], contextFor(streamInput), beforeTool),
+          tools: toAITools(streamInput.tools ?? [], contextFor(streamInput), toolHooks),
           ...pick(streamInput, [
             "temperature",
             "topP",

@@ -6,6 +6,7 @@ import type { Runtime } from "../runtime.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { Storage } from "../storage/port.js"
 import type { ToolRegistry } from "../tool/registry.js"
+import type { Hooks } from "./hooks.js"
 import type { SessionService } from "./service.js"
 import type { StatusRegistry } from "./status-registry.js"
 
@@ -27,5 +28,6 @@ export type LoopDeps = {
   instructions: string[]
   /** Whether the working directory is a git repository, for the system prompt; unknown when undefined. */
   git: boolean | undefined
+  hooks: Hooks
   assertOpen(): void
 }

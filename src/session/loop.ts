@@ -58,6 +58,7 @@ export function createLoop(deps: LoopDeps) {
       ...(parsed.variant === undefined ? {} : { variant: parsed.variant }),
     }
     const message: WithParts = { info, parts: parsed.parts.map((part) => toPart(part, session.id, id)) }
+    await deps.hooks["chat.message"]?.({ sessionID: session.id, agent: agent.name }, message)
     await deps.session.saveMessage(message)
     await deps.session.touch(session.id)
     if (!session.parentID && isDefaultTitle(session.title)) startTitle(session.id, message)
@@ -134,7 +135,7 @@ export function createLoop(deps: LoopDeps) {
     const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
     const messages: ModelMessage[] = await toModelMessages(history, model.info)
     if (finalStep) messages.push({ role: "user", content: MAX_STEPS })
-    const system = systemPrompt({
+    const blocks = systemPrompt({
       agent,
       environment: {
         directory: session.directory,
@@ -144,7 +145,15 @@ export function createLoop(deps: LoopDeps) {
       },
       instructions: deps.instructions,
       ...(user.system === undefined ? {} : { user: user.system }),
-    }).join("\n\n")
+    })
+    const about = { sessionID, agent, model: model.info }
+    const system = { system: blocks }
+    await deps.hooks["chat.system"]?.(about, system)
+    const params = {
+      ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
+      ...(agent.topP === undefined ? {} : { topP: agent.topP }),
+    }
+    await deps.hooks["chat.params"]?.(about, params)
     const turn = turnToolParts(history, user.id)
 
     let retried: Assistant["error"]
@@ -167,15 +176,15 @@ export function createLoop(deps: LoopDeps) {
         model,
         abort: run.abort.signal,
         turn,
+        hooks: deps.hooks,
         ...(deps.snapshot ? { snapshot: deps.snapshot } : {}),
       })
       const outcome = await processor.process({
-        system,
+        system: system.system.join("\n\n"),
         messages,
         tools,
         ruleset,
-        ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
-        ...(agent.topP === undefined ? {} : { topP: agent.topP }),
+        ...params,
       })
       const result = processor.message()
       const error = result.error

@@ -4,8 +4,11 @@ import { InvalidToolArgumentsError } from "./errors.js"
 import type { Context, Info, Result } from "./tool.js"
 import { truncateOutput } from "./truncate.js"
 
-/** Runs after the arguments are validated and before the tool: may throw to refuse the call. */
-export type BeforeTool = (tool: Info, args: unknown, context: Context) => Promise<void>
+/** Around each call: `before` gets the validated arguments and returns those to use (or throws to refuse); `after` may change the result. */
+export type ToolHooks = {
+  before?: (tool: Info, args: unknown, context: Context) => Promise<unknown>
+  after?: (tool: Info, result: Result, context: Context) => Promise<Result>
+}
 
 /**
  * Turns our tools into AI SDK tools whose `execute` validates the model's arguments, runs the
@@ -15,7 +18,7 @@ export type BeforeTool = (tool: Info, args: unknown, context: Context) => Promis
 export function toAITools(
   tools: readonly Info[],
   contextFor: (callID: string, abort: AbortSignal) => Context,
-  before?: BeforeTool,
+  hooks: ToolHooks = {},
 ): ToolSet {
   const set: ToolSet = {}
   for (const info of tools) {
@@ -31,17 +34,23 @@ export function toAITools(
           info,
           input,
           contextFor(options.toolCallId, options.abortSignal ?? new AbortController().signal),
-          before,
+          hooks,
         ),
     })
   }
   return set
 }
 
-export async function runTool(info: Info, input: unknown, context: Context, before?: BeforeTool): Promise<Result> {
+export async function runTool(
+  info: Info,
+  input: unknown,
+  context: Context,
+  hooks: ToolHooks = {},
+): Promise<Result> {
   const parsed = info.parameters.safeParse(input)
   if (!parsed.success) throw InvalidToolArgumentsError.fromZod(info.id, parsed.error)
-  await before?.(info, parsed.data, context)
-  const result = await info.execute(parsed.data, context)
+  const args = hooks.before ? await hooks.before(info, parsed.data, context) : parsed.data
+  const executed = await info.execute(args, context)
+  const result = hooks.after ? await hooks.after(info, executed, context) : executed
   return { ...result, output: truncateOutput(result.output).output }
 }

@@ -138,3 +138,60 @@ describe("titles", () => {
     expect(small.calls).toHaveLength(1)
   })
 })
+
+describe("hooks", () => {
+  it("let a host change the message, the system prompt, the settings, tool calls and finished text", async () => {
+    const echo = Tool.define("echo", {
+      description: "Echo",
+      parameters: z.object({ text: z.string() }),
+      async execute({ text }) {
+        return { title: "echo", output: text, metadata: {} }
+      },
+    })
+    const { runtime, model } = createTestRuntime({
+      tools: [echo],
+      turns: [[say.toolCall("echo", { text: "from the model" })], [say.text("all done   ")]],
+      hooks: {
+        "chat.message": (_input, message) => {
+          message.parts.push({
+            ...message.parts[0]!,
+            id: runtime.session.newPartID(message.info.id),
+            type: "text",
+            text: "(expanded)",
+          })
+        },
+        "chat.system": (_input, output) => {
+          output.system.push("Always answer in English.")
+        },
+        "chat.params": (_input, output) => {
+          output.temperature = 0.2
+        },
+        "tool.before": (_input, output) => {
+          output.args = { text: "from the hook" }
+        },
+        "tool.after": (input, output) => {
+          output.title = `${input.tool} (checked)`
+        },
+        "text.complete": (_input, output) => {
+          output.text = output.text.toUpperCase()
+        },
+      },
+    })
+    const session = await runtime.session.create()
+    const answer = await runtime.session.prompt({
+      sessionID: session.id,
+      parts: [{ type: "text", text: "go" }],
+    })
+    const sent = JSON.stringify(model.calls[0]?.prompt)
+    expect(sent).toContain("(expanded)")
+    expect(sent).toContain("Always answer in English.")
+    expect(model.calls[0]?.temperature).toBe(0.2)
+    const [, first] = await runtime.session.messages(session.id)
+    expect(tools(first!)[0]?.state).toMatchObject({
+      status: "completed",
+      output: "from the hook",
+      title: "echo (checked)",
+    })
+    expect(answer.parts.find((part) => part.type === "text")).toMatchObject({ text: "ALL DONE" })
+  })
+})

@@ -4,7 +4,14 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { Tool } from "../../src/index.js"
-import { fixtureEvents, fixtureLines, partsOf, pricedModel, replayFetch, replaySession } from "./replay-helpers.js"
+import {
+  fixtureEvents,
+  fixtureLines,
+  partsOf,
+  pricedModel,
+  replayFetch,
+  replaySession,
+} from "./replay-helpers.js"
 
 // Recorded real provider streams (test/fixtures/provider-streams, see its README) played through
 // the real provider packages. Expected texts are the recorded deltas joined by hand; token counts
@@ -35,7 +42,8 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
     await user("Hello, how are you?")
     const { result, info, parts } = await turn({ language: model.language, info: claude })
 
-    const text = "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?"
+    const text =
+      "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?"
     expect(result).toBe("continue")
     expect(parts.map((part) => part.type)).toEqual(["step-start", "text", "step-finish"])
     expect(partsOf(parts, "text")[0]!.text).toBe(text)
@@ -65,11 +73,18 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
     const model = anthropic("anthropic--anthropic-message-delta-input-tokens.chunks.txt", "claude-opus-4-5")
     const { user, turn } = await replaySession()
     await user("ping")
-    const { info, parts } = await turn({ language: model.language, info: pricedModel("anthropic", "claude-opus-4-5") })
+    const { info, parts } = await turn({
+      language: model.language,
+      info: pricedModel("anthropic", "claude-opus-4-5"),
+    })
 
     expect(partsOf(parts, "text")[0]!.text).toBe("pong")
     // message_start says 43 input tokens, message_delta 61: 61 x $3 + 2 x $15 = $213 per million.
-    expect(info).toMatchObject({ finish: "stop", cost: 0.000213, tokens: { ...noTokens, input: 61, output: 2 } })
+    expect(info).toMatchObject({
+      finish: "stop",
+      cost: 0.000213,
+      tokens: { ...noTokens, input: 61, output: 2 },
+    })
   })
 
   it("stores thinking with its signature and sends both back on the next call (anthropic-clear-thinking)", async () => {
@@ -94,7 +109,11 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
     expect(stored!.time.end).toBeGreaterThanOrEqual(stored!.time.start)
     expect(partsOf(first.parts, "text")[0]!.text).toBe("925 ÷ 5 = 185")
     // Anthropic reports thinking inside output_tokens: 69 x $3 + 53 x $15 = $1,002 per million.
-    expect(first.info).toMatchObject({ finish: "stop", cost: 0.001002, tokens: { ...noTokens, input: 69, output: 53 } })
+    expect(first.info).toMatchObject({
+      finish: "stop",
+      cost: 0.001002,
+      tokens: { ...noTokens, input: 69, output: 53 },
+    })
 
     await user("And divided by 5?")
     await turn({ language, info: claude, stream })
@@ -120,7 +139,11 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
       description: "Respond with a JSON object.",
       parameters: z.object({ elements: z.array(weather) }),
       async execute({ elements }) {
-        return { title: `${elements.length} element(s)`, output: elements.map((e) => e.location).join(", "), metadata: {} }
+        return {
+          title: `${elements.length} element(s)`,
+          output: elements.map((e) => e.location).join(", "),
+          metadata: {},
+        }
       },
     })
     const model = anthropic("anthropic--anthropic-json-tool.1.chunks.txt", "claude-haiku-4-5")
@@ -153,7 +176,9 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
           description: "Respond with a JSON object.",
           input_schema: {
             type: "object",
-            properties: { elements: { type: "array", items: { properties: { temperature: { type: "number" } } } } },
+            properties: {
+              elements: { type: "array", items: { properties: { temperature: { type: "number" } } } },
+            },
             required: ["elements"],
           },
         },
@@ -174,7 +199,11 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
     const model = anthropic("anthropic--anthropic-tool-no-args.chunks.txt")
     const { user, turn } = await replaySession()
     await user("Update the issue list.")
-    const { info, parts } = await turn({ language: model.language, info: claude, stream: { tools: [updateIssueList] } })
+    const { info, parts } = await turn({
+      language: model.language,
+      info: claude,
+      stream: { tools: [updateIssueList] },
+    })
 
     expect(ran).toBe(1)
     expect(parts.map((part) => part.type)).toEqual(["step-start", "text", "tool", "step-finish"])
@@ -182,10 +211,20 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
     expect(partsOf(parts, "tool")[0]).toMatchObject({
       callID: "toolu_01QE1WLsSVp5hy5Q3GmGTmjP",
       tool: "updateIssueList",
-      state: { status: "completed", input: {}, output: "3 open issues", title: "Issues updated", metadata: { open: 3 } },
+      state: {
+        status: "completed",
+        input: {},
+        output: "3 open issues",
+        title: "Issues updated",
+        metadata: { open: 3 },
+      },
     })
     // 565 x $3 + 48 x $15 = $2,415 per million.
-    expect(info).toMatchObject({ finish: "tool-calls", cost: 0.002415, tokens: { ...noTokens, input: 565, output: 48 } })
+    expect(info).toMatchObject({
+      finish: "tool-calls",
+      cost: 0.002415,
+      tokens: { ...noTokens, input: 565, output: 48 },
+    })
     expect(model.requests[0]!.body).toMatchObject({
       tools: [{ name: "updateIssueList", input_schema: { type: "object", properties: {} } }],
     })
@@ -195,7 +234,10 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
     const model = anthropic("anthropic--anthropic-json-tool.1.chunks.txt", "claude-haiku-4-5")
     const { user, turn } = await replaySession()
     await user("What is the weather in San Francisco?")
-    const { result, info, parts } = await turn({ language: model.language, info: pricedModel("anthropic", "claude-haiku-4-5") })
+    const { result, info, parts } = await turn({
+      language: model.language,
+      info: pricedModel("anthropic", "claude-haiku-4-5"),
+    })
 
     expect(result).toBe("continue")
     expect(partsOf(parts, "tool")[0]!.state).toMatchObject({
@@ -282,7 +324,12 @@ describe("SessionProcessor replaying @ai-sdk/openai streams", () => {
       const { turns } = await run()
       expect(responses).toHaveLength(4)
       expect(turns.map((turn) => turn.result)).toEqual(["continue", "continue", "continue", "continue"])
-      expect(turns.map((turn) => turn.info.finish)).toEqual(["tool-calls", "tool-calls", "tool-calls", "stop"])
+      expect(turns.map((turn) => turn.info.finish)).toEqual([
+        "tool-calls",
+        "tool-calls",
+        "tool-calls",
+        "stop",
+      ])
 
       const first = turns[0]!
       expect(first.parts.map((part) => part.type)).toEqual(["step-start", "reasoning", "tool", "step-finish"])
@@ -305,7 +352,12 @@ describe("SessionProcessor replaying @ai-sdk/openai streams", () => {
       expect(tools.map((tool) => tool.state)).toMatchObject([
         { status: "completed", input: { a: 12, b: 7, op: "add" }, output: "19", title: "12 add 7" },
         { status: "completed", input: { a: 19, b: 3, op: "multiply" }, output: "57" },
-        { status: "completed", input: { a: 57, b: 10, op: "multiply" }, output: "570", metadata: { value: 570 } },
+        {
+          status: "completed",
+          input: { a: 57, b: 10, op: "multiply" },
+          output: "570",
+          metadata: { value: 570 },
+        },
       ])
       expect(turns[3]!.parts.map((part) => part.type)).toEqual(["step-start", "text", "step-finish"])
       expect(partsOf(turns[3]!.parts, "text")[0]!.text).toBe("The final result is **570**.")
@@ -369,7 +421,10 @@ describe("SessionProcessor replaying @ai-sdk/openai streams", () => {
         {
           role: "user",
           content: [
-            { type: "input_text", text: "Compute ((12 + 7) x 3) x 10 with the calculator, one step at a time." },
+            {
+              type: "input_text",
+              text: "Compute ((12 + 7) x 3) x 10 with the calculator, one step at a time.",
+            },
           ],
         },
         expect.objectContaining({
@@ -399,7 +454,11 @@ describe("SessionProcessor replaying @ai-sdk/openai-compatible streams (xAI)", (
   const grok = pricedModel("xai", "grok-3-mini")
   const xai = (file: string) => {
     const replay = replayFetch([fixtureLines(file)], { done: true })
-    const provider = createOpenAICompatible({ name: "xai", baseURL: "https://api.x.ai/v1", fetch: replay.fetch })
+    const provider = createOpenAICompatible({
+      name: "xai",
+      baseURL: "https://api.x.ai/v1",
+      fetch: replay.fetch,
+    })
     return { ...replay, language: provider("grok-3-mini") }
   }
 
@@ -418,7 +477,10 @@ describe("SessionProcessor replaying @ai-sdk/openai-compatible streams (xAI)", (
     expect(partsOf(parts, "reasoning")[0]!.text).toBe(reasoning)
     expect(partsOf(parts, "text")[0]!.text).toBe("Grok")
     // prompt_tokens 12 of which cached_tokens 11; reasoning_tokens 340.
-    expect(info).toMatchObject({ finish: "stop", tokens: { input: 1, reasoning: 340, cache: { read: 11, write: 0 } } })
+    expect(info).toMatchObject({
+      finish: "stop",
+      tokens: { input: 1, reasoning: 340, cache: { read: 11, write: 0 } },
+    })
     expect(model.requests[0]!.url).toBe("https://api.x.ai/v1/chat/completions")
     expect(model.requests[0]!.body).toMatchObject({
       model: "grok-3-mini",
@@ -464,7 +526,11 @@ describe("SessionProcessor replaying @ai-sdk/openai-compatible streams (xAI)", (
     const model = xai(file)
     const { user, turn } = await replaySession()
     await user("What is the weather in San Francisco?")
-    const { result, info, parts } = await turn({ language: model.language, info: grok, stream: { tools: [weather] } })
+    const { result, info, parts } = await turn({
+      language: model.language,
+      info: grok,
+      stream: { tools: [weather] },
+    })
 
     expect(result).toBe("continue")
     expect(parts.map((part) => part.type)).toEqual(["step-start", "reasoning", "tool", "step-finish"])
@@ -472,7 +538,11 @@ describe("SessionProcessor replaying @ai-sdk/openai-compatible streams (xAI)", (
     expect(partsOf(parts, "tool")[0]).toMatchObject({
       callID: "call_79382389",
       tool: "weather",
-      state: { status: "completed", input: { location: "San Francisco" }, output: "San Francisco: 18°C, fog" },
+      state: {
+        status: "completed",
+        input: { location: "San Francisco" },
+        output: "San Francisco: 18°C, fog",
+      },
     })
     // prompt_tokens 307 of which cached_tokens 306; reasoning_tokens 227.
     expect(info).toMatchObject({

@@ -5,7 +5,12 @@ import { createTestRuntime, say, scriptedModel, testModelInfo } from "../../src/
 async function collect(model: ReturnType<typeof scriptedModel>, abortSignal?: AbortSignal) {
   const types: string[] = []
   let text = ""
-  const result = streamText({ model, prompt: "hello", ...(abortSignal ? { abortSignal } : {}), onError: () => {} })
+  const result = streamText({
+    model,
+    prompt: "hello",
+    ...(abortSignal ? { abortSignal } : {}),
+    onError: () => {},
+  })
   for await (const part of result.fullStream) {
     types.push(part.type)
     if (part.type === "text-delta") text += part.text
@@ -27,14 +32,19 @@ describe("scriptedModel", () => {
   })
 
   it("reports usage and the finish reason", async () => {
-    const model = scriptedModel([[say.toolCall("read", { path: "a" }), say.usage({ input: 10, output: 5, reasoning: 2 })]])
+    const model = scriptedModel([
+      [say.toolCall("read", { path: "a" }), say.usage({ input: 10, output: 5, reasoning: 2 })],
+    ])
     const result = streamText({ model, prompt: "x" })
     expect(await result.finishReason).toBe("tool-calls")
     expect(await result.usage).toMatchObject({ inputTokens: 10, outputTokens: 5 })
   })
 
   it("throws before streaming, or errors mid-stream", async () => {
-    const model = scriptedModel([{ throws: new Error("refused") }, [say.text("a"), say.error(new Error("mid"))]])
+    const model = scriptedModel([
+      { throws: new Error("refused") },
+      [say.text("a"), say.error(new Error("mid"))],
+    ])
     expect((await collect(model)).types).toContain("error")
     const mid = await collect(model)
     expect(mid.types).toEqual(expect.arrayContaining(["text-delta", "error"]))
@@ -52,7 +62,10 @@ describe("scriptedModel", () => {
 
 describe("createTestRuntime", () => {
   it("gives a runtime whose provider serves the scripted model", async () => {
-    const { runtime, model } = createTestRuntime({ turns: [[say.text("Hi")]], modelInfo: { limit: { context: 1_000, output: 100 } } })
+    const { runtime, model } = createTestRuntime({
+      turns: [[say.text("Hi")]],
+      modelInfo: { limit: { context: 1_000, output: 100 } },
+    })
     const served = runtime.provider?.defaultModel()
     expect(served?.language).toBe(model)
     expect(served?.info).toMatchObject({ ...testModelInfo, limit: { context: 1_000, output: 100 } })

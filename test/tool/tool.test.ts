@@ -11,7 +11,11 @@ const echo = Tool.define("echo", {
 })
 
 const noop = (id: string) =>
-  Tool.define(id, { description: id, parameters: z.object({}), execute: async () => ({ title: id, output: "", metadata: {} }) })
+  Tool.define(id, {
+    description: id,
+    parameters: z.object({}),
+    execute: async () => ({ title: id, output: "", metadata: {} }),
+  })
 
 const context: Tool.Context = {
   sessionID: "ses_x",
@@ -25,7 +29,9 @@ const context: Tool.Context = {
 
 describe("Tool.define", () => {
   it("refuses a malformed definition, naming the field", () => {
-    expect(() => Tool.define("has space", { ...echo, parameters: echo.parameters })).toThrow(InvalidInputError)
+    expect(() => Tool.define("has space", { ...echo, parameters: echo.parameters })).toThrow(
+      InvalidInputError,
+    )
     const error = (() => {
       try {
         Tool.define("ok", { description: "", parameters: z.object({}), execute: echo.execute as never })
@@ -62,7 +68,9 @@ describe("Tool.truncateOutput", () => {
 describe("Tool registry", () => {
   it("filters tools by the rules and by the prompt's switches; a later tool replaces an earlier one", async () => {
     const replacement = Tool.define("bash", { ...noop("bash"), description: "replaced" })
-    const runtime = createRuntime({ tools: [noop("bash"), noop("edit"), noop("write"), noop("read"), replacement] })
+    const runtime = createRuntime({
+      tools: [noop("bash"), noop("edit"), noop("write"), noop("read"), replacement],
+    })
     expect(runtime.tools.get("bash")?.description).toBe("replaced")
     const ruleset = Permission.fromConfig({ edit: "deny" })
     const ids = (tools: Tool.Info[]) => tools.map((tool) => tool.id)
@@ -79,18 +87,26 @@ describe("Tool registry", () => {
 
 describe("AI SDK tools", () => {
   it("validate arguments, apply defaults and truncate the output", async () => {
-    const result = await Tool.toAITools([echo], () => context).echo?.execute?.({ text: "hi" }, { toolCallId: "c", messages: [] })
+    const result = await Tool.toAITools([echo], () => context).echo?.execute?.(
+      { text: "hi" },
+      { toolCallId: "c", messages: [] },
+    )
     expect(result).toEqual({ title: "echo", output: "hi", metadata: { times: 1 } })
   })
 
   it("turn invalid arguments into an error that tells the model what to fix", async () => {
-    const run = Tool.toAITools([echo], () => context).echo?.execute?.({ text: 5 }, { toolCallId: "c", messages: [] })
+    const run = Tool.toAITools([echo], () => context).echo?.execute?.(
+      { text: 5 },
+      { toolCallId: "c", messages: [] },
+    )
     await expect(run).rejects.toSatisfy((error) => Tool.InvalidToolArgumentsError.isInstance(error))
     await expect(run).rejects.toThrow(/The echo tool was called with invalid arguments:\n- text: /)
   })
 
   it("describe parameters to the model as JSON schema", () => {
-    const schema = Tool.toAITools([echo], () => context).echo?.inputSchema as { jsonSchema: { required?: string[] } }
+    const schema = Tool.toAITools([echo], () => context).echo?.inputSchema as {
+      jsonSchema: { required?: string[] }
+    }
     expect(schema.jsonSchema.required).toEqual(["text"])
   })
 })

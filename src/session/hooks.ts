@@ -1,0 +1,45 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+import type { WithParts } from "../message/info.js"
+import type { StreamInput } from "../processor/processor.js"
+import type { ModelInfo } from "../provider/model-info.js"
+import type { Result } from "../tool/tool.js"
+
+type MaybePromise<T> = T | Promise<T>
+
+/**
+ * Plug-in points of the loop. Each hook gets what happened (`input`) and an `output` it may
+ * change in place; the loop then uses the changed output.
+ */
+export type Hooks = {
+  /** A user message before it is stored: change its parts (e.g. expand a template). */
+  "chat.message"?: (input: { sessionID: string; agent: string }, output: WithParts) => MaybePromise<void>
+  /** The sampling settings of a model call. */
+  "chat.params"?: (
+    input: { sessionID: string; agent: AgentInfo; model: ModelInfo },
+    output: {
+      temperature?: number
+      topP?: number
+      providerOptions?: Record<string, Record<string, unknown>>
+    },
+  ) => MaybePromise<void>
+  /** The system prompt of a model call, as blocks. */
+  "chat.system"?: (
+    input: { sessionID: string; agent: AgentInfo; model: ModelInfo },
+    output: { system: string[] },
+  ) => MaybePromise<void>
+  /** A tool's validated arguments, before it runs: change them, or throw to refuse the call. */
+  "tool.before"?: (
+    input: { sessionID: string; tool: string; callID: string },
+    output: { args: unknown },
+  ) => MaybePromise<void>
+  /** A tool's result, before it is stored and shown to the model. */
+  "tool.after"?: (
+    input: { sessionID: string; tool: string; callID: string },
+    output: Result,
+  ) => MaybePromise<void>
+  /** A finished text part, before it is stored. */
+  "text.complete"?: (
+    input: { sessionID: string; messageID: string; partID: string },
+    output: { text: string },
+  ) => MaybePromise<void>
+}
