@@ -4,7 +4,6 @@ import path from "node:path"
 import { streamText } from "ai"
 import { MockLanguageModelV3 } from "ai/test"
 import { z } from "zod"
-import { createBus } from "../src/bus/bus.js"
 import type { Assistant } from "../src/message/info.js"
 import { create as createProcessor, type ProcessorRuntime } from "../src/processor/processor.js"
 import type { ModelInfo } from "../src/provider/model-info.js"
@@ -18,7 +17,8 @@ import { type Context, define } from "../src/tool/tool.js"
 
 const DELTAS = 100_000
 const TOOL_CALLS = 100
-const RUNS = Number(process.env.BENCH_RUNS ?? 7)
+/** Rounds measured after the warm-up; BENCH_RUNS overrides it. */
+const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const TARGETS = { memory: 1.2, sqlite: 1.5 }
 
 const MODEL: ModelInfo = {
@@ -111,15 +111,18 @@ async function baseline(chunks: StreamChunk[]): Promise<number> {
   return elapsed
 }
 
-type Variant = "real" | "no-delta-events" | "unvalidated-delta-events"
+type Variant = "shipped" | "no-delta-events"
 type TurnResult = { ms: number; writes: number; rows: number }
 
 /**
- * One turn through SessionProcessor on `storage`. The variants take delta publishing apart:
- * "real" is the runtime as shipped; "no-delta-events" stubs `updatePartDelta` out; and
- * "unvalidated-delta-events" publishes each delta on a bus without the zod check of its input.
+ * One turn through SessionProcessor on `storage`, timing `process()` alone. "no-delta-events"
+ * stubs `updatePartDelta` out, to show what publishing 100,000 deltas costs.
  */
-async function processorTurn(chunks: StreamChunk[], storage: Storage, variant: Variant = "real"): Promise<TurnResult> {
+async function processorTurn(
+  chunks: StreamChunk[],
+  storage: Storage,
+  variant: Variant = "shipped",
+): Promise<TurnResult> {
   let writes = 0
   let rows = 0
   const write = storage.write.bind(storage)
@@ -154,7 +157,10 @@ async function processorTurn(chunks: StreamChunk[], storage: Storage, variant: V
       tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
     }
     await runtime.session.updateMessage(assistant)
-    const processorRuntime = runtimeFor(runtime, variant)
+    const processorRuntime: ProcessorRuntime =
+      variant === "shipped"
+        ? runtime
+        : { session: { ...runtime.session, updatePartDelta: () => {} }, permission: runtime.permission }
     const processor = createProcessor({
       runtime: processorRuntime,
       assistantMessage: assistant,
@@ -173,14 +179,6 @@ async function processorTurn(chunks: StreamChunk[], storage: Storage, variant: V
   } finally {
     await runtime.close()
   }
-}
-
-function runtimeFor(runtime: ReturnType<typeof createRuntime>, variant: Variant): ProcessorRuntime {
-  if (variant === "real") return runtime
-  const bus = createBus()
-  const updatePartDelta: ProcessorRuntime["session"]["updatePartDelta"] =
-    variant === "no-delta-events" ? () => {} : (input) => bus.publish("message.part.delta", input)
-  return { session: { ...runtime.session, updatePartDelta }, permission: runtime.permission }
 }
 
 async function withSqlite<T>(directory: string, run: number, use: (storage: Storage) => Promise<T>): Promise<T> {
@@ -205,97 +203,80 @@ function printTable(header: string[], rows: string[][]) {
   for (const row of rows) console.log(line(row))
 }
 
-const ms = (value: number) => value.toFixed(0)
-const ratio = (value: number, base: number) => `${(value / base).toFixed(2)}x`
+const ms = (value: number) => Math.round(value).toLocaleString("en-US")
+const times = (value: number) => `${value.toFixed(2)}x`
+
+type Series = { ms: number[]; ratios: number[] }
 
 export async function runProcessorBench(): Promise<void> {
   const chunks = buildChunks()
   console.log(
     `Processor: one turn of ${DELTAS.toLocaleString("en-US")} text deltas in ${TOOL_CALLS} text parts and ` +
-      `${TOOL_CALLS} tool calls (${chunks.length.toLocaleString("en-US")} model chunks); ` +
-      `median of ${RUNS} runs after one warm-up, variants interleaved\n`,
+      `${TOOL_CALLS} tool calls (${chunks.length.toLocaleString("en-US")} model chunks). ` +
+      `${RUNS} rounds after one warm-up; each round runs every variant once, on a fresh model and runtime; ` +
+      "ratios are taken within a round, then the median is reported\n",
   )
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-bench-"))
-  const times = {
-    baseline: [] as number[],
-    memory: [] as number[],
-    sqlite: [] as number[],
-    memoryNoEvents: [] as number[],
-    memoryUnvalidated: [] as number[],
-    sqliteNoEvents: [] as number[],
-  }
+  const series = () => ({ ms: [], ratios: [] }) as Series
+  const results = { baseline: series(), memory: series(), sqlite: series(), memoryNoEvents: series() }
   let memoryWrites: TurnResult | undefined
   let sqliteWrites: TurnResult | undefined
   try {
-    for (let run = 0; run <= RUNS; run++) {
-      const warmUp = run === 0
-      const record = (list: number[], value: number) => {
-        if (!warmUp) list.push(value)
-      }
-      record(times.baseline, await baseline(chunks))
+    for (let round = 0; round <= RUNS; round++) {
+      const base = await baseline(chunks)
       const memory = await processorTurn(chunks, new MemoryStorage())
-      record(times.memory, memory.ms)
-      const sqlite = await withSqlite(directory, run, (storage) => processorTurn(chunks, storage))
-      record(times.sqlite, sqlite.ms)
-      record(times.memoryNoEvents, (await processorTurn(chunks, new MemoryStorage(), "no-delta-events")).ms)
-      record(
-        times.memoryUnvalidated,
-        (await processorTurn(chunks, new MemoryStorage(), "unvalidated-delta-events")).ms,
-      )
-      record(
-        times.sqliteNoEvents,
-        (await withSqlite(directory, run, (storage) => processorTurn(chunks, storage, "no-delta-events"))).ms,
-      )
+      const sqlite = await withSqlite(directory, round, (storage) => processorTurn(chunks, storage))
+      const noEvents = await processorTurn(chunks, new MemoryStorage(), "no-delta-events")
       memoryWrites = memory
       sqliteWrites = sqlite
+      if (round === 0) continue
+      const record = (target: Series, value: number) => {
+        target.ms.push(value)
+        target.ratios.push(value / base)
+      }
+      record(results.baseline, base)
+      record(results.memory, memory.ms)
+      record(results.sqlite, sqlite.ms)
+      record(results.memoryNoEvents, noEvents.ms)
     }
   } finally {
     fs.rmSync(directory, { recursive: true, force: true })
   }
 
-  const base = median(times.baseline)
-  const memory = median(times.memory)
-  const sqlite = median(times.sqlite)
+  const row = (name: string, target: Series, extra: string[]) => [
+    name,
+    ms(median(target.ms)),
+    times(median(target.ratios)),
+    ...extra,
+  ]
   printTable(
     ["variant", "ms (median)", "vs baseline", "target", "writes/turn", "rows/turn"],
     [
-      ["streamText fullStream, no processing", ms(base), "1.00x", "", "", ""],
-      [
-        "SessionProcessor, memory",
-        ms(memory),
-        ratio(memory, base),
+      row("streamText fullStream, no processing", results.baseline, ["", "", ""]),
+      row("SessionProcessor, memory", results.memory, [
         `<= ${TARGETS.memory}x`,
         String(memoryWrites!.writes),
         String(memoryWrites!.rows),
-      ],
-      [
-        "SessionProcessor, sqlite (file, WAL)",
-        ms(sqlite),
-        ratio(sqlite, base),
+      ]),
+      row("SessionProcessor, sqlite (file, WAL)", results.sqlite, [
         `<= ${TARGETS.sqlite}x`,
         String(sqliteWrites!.writes),
         String(sqliteWrites!.rows),
-      ],
+      ]),
+      row("SessionProcessor, memory, deltas not published", results.memoryNoEvents, ["", "", ""]),
     ],
   )
-  const verdict = (value: number, target: number) => (value / base <= target ? "met" : "MISSED")
+  const verdict = (target: Series, limit: number) => (median(target.ratios) <= limit ? "met" : "MISSED")
   console.log(
-    `\nTargets: memory ${verdict(memory, TARGETS.memory)} (${ratio(memory, base)} <= ${TARGETS.memory}x), ` +
-      `SQLite ${verdict(sqlite, TARGETS.sqlite)} (${ratio(sqlite, base)} <= ${TARGETS.sqlite}x)\n`,
+    `\nTargets: memory ${verdict(results.memory, TARGETS.memory)} ` +
+      `(${times(median(results.memory.ratios))}, at most ${TARGETS.memory}x), ` +
+      `SQLite ${verdict(results.sqlite, TARGETS.sqlite)} ` +
+      `(${times(median(results.sqlite.ratios))}, at most ${TARGETS.sqlite}x)`,
   )
-
-  console.log("Where the processor's time goes (same runs, median):")
-  const noEvents = median(times.memoryNoEvents)
-  const unvalidated = median(times.memoryUnvalidated)
-  const sqliteNoEvents = median(times.sqliteNoEvents)
-  printTable(
-    ["variant", "ms", "vs baseline"],
-    [
-      ["memory, deltas published as shipped", ms(memory), ratio(memory, base)],
-      ["memory, deltas published without zod check", ms(unvalidated), ratio(unvalidated, base)],
-      ["memory, delta publishing stubbed out", ms(noEvents), ratio(noEvents, base)],
-      ["sqlite, delta publishing stubbed out", ms(sqliteNoEvents), ratio(sqliteNoEvents, base)],
-    ],
+  const spread = (target: Series) =>
+    `${times(Math.min(...target.ratios))} to ${times(Math.max(...target.ratios))}`
+  console.log(
+    `Ratios by round: memory ${spread(results.memory)}, SQLite ${spread(results.sqlite)}, ` +
+      `baseline ${ms(Math.min(...results.baseline.ms))} to ${ms(Math.max(...results.baseline.ms))} ms\n`,
   )
-  console.log("")
 }

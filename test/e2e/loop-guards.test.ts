@@ -153,9 +153,11 @@ describe("hooks", () => {
       turns: [[say.toolCall("echo", { text: "from the model" })], [say.text("all done   ")]],
       hooks: {
         "chat.message": (_input, message) => {
+          const { sessionID, id: messageID } = message.info
           message.parts.push({
-            ...message.parts[0]!,
-            id: runtime.session.newPartID(message.info.id),
+            id: runtime.session.newPartID(messageID),
+            sessionID,
+            messageID,
             type: "text",
             text: "(expanded)",
           })
