@@ -1,4 +1,6 @@
+import { runProcessorBench } from "./processor.js"
 import { runStorageBench } from "./storage.js"
 
 // Benchmarks run one after another, so that none disturbs another's timings.
 await runStorageBench()
+await runProcessorBench()

@@ -181,7 +181,11 @@ async function processorTurn(
   }
 }
 
-async function withSqlite<T>(directory: string, run: number, use: (storage: Storage) => Promise<T>): Promise<T> {
+async function withSqlite<T>(
+  directory: string,
+  run: number,
+  use: (storage: Storage) => Promise<T>,
+): Promise<T> {
   const file = path.join(directory, `turn-${run}-${Math.random().toString(36).slice(2)}.sqlite`)
   return use(new SqliteStorage(file))
 }
