@@ -16,11 +16,7 @@ export type Hooks = {
   /** The sampling settings of a model call. */
   "chat.params"?: (
     input: { sessionID: string; agent: AgentInfo; model: ModelInfo },
-    output: {
-      temperature?: number
-      topP?: number
-      providerOptions?: Record<string, Record<string, unknown>>
-    },
+    output: Pick<StreamInput, "temperature" | "topP" | "providerOptions">,
   ) => MaybePromise<void>
   /** The system prompt of a model call, as blocks. */
   "chat.system"?: (

@@ -26,7 +26,13 @@ describe("scriptedModel", () => {
     expect(model.calls).toHaveLength(2)
     expect(JSON.stringify(model.calls[0]?.prompt)).toContain("hello")
     let reported: unknown
-    const third = streamText({ model, prompt: "x", onError: ({ error }) => void (reported = error) })
+    const third = streamText({
+      model,
+      prompt: "x",
+      onError: ({ error }) => {
+        reported = error
+      },
+    })
     await third.consumeStream()
     expect(String(reported)).toContain("call #3 has no turn")
   })
