@@ -95,6 +95,12 @@ function classify(error: unknown, providerID: string, depth: number): AssistantE
   if (LoadAPIKeyError.isInstance(error))
     return new AuthError({ providerID, message: error.message }).toObject()
   if (APICallError.isInstance(error)) return fromAPICallError(error, providerID)
+  // ai 7 wraps a provider's mid-stream error object in an Error whose `data` is that object.
+  const wrapped = error instanceof Error ? (error as { data?: unknown }).data : undefined
+  if (wrapped !== undefined) {
+    const classified = fromStreamError(wrapped, providerID)
+    if (classified) return classified
+  }
   if (error instanceof Error) return fromPlainError(error)
   return fromStreamError(error, providerID) ?? unknown(stringify(error))
 }

@@ -305,3 +305,18 @@ describe("MessageV2.isContextOverflow", () => {
     expect(isContextOverflow("Overloaded")).toBe(false)
   })
 })
+
+describe("fromError with ai 7's wrapped stream errors", () => {
+  it("classifies the provider's error object carried in `data`", () => {
+    const wrapped = Object.assign(new Error("Overloaded"), {
+      name: "AI_StreamProviderError",
+      statusCode: 503,
+      isRetryable: true,
+      data: { type: "overloaded_error", message: "Overloaded" },
+    })
+    expect(fromError(wrapped, { providerID: "anthropic" })).toMatchObject({
+      name: "APIError",
+      data: { isRetryable: true },
+    })
+  })
+})

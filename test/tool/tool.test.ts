@@ -85,20 +85,20 @@ describe("Tool registry", () => {
   })
 })
 
+// ai 6 and ai 7 type the SDK's execution options differently; the tools read only toolCallId.
+const options = { toolCallId: "c", messages: [] } as never
+
 describe("AI SDK tools", () => {
   it("validate arguments, apply defaults and truncate the output", async () => {
     const result = await Tool.toAITools([echo], () => context).echo?.execute?.(
-      { text: "hi" },
-      { toolCallId: "c", messages: [] },
+      { text: "hi" } as never,
+      options,
     )
     expect(result).toEqual({ title: "echo", output: "hi", metadata: { times: 1 } })
   })
 
   it("turn invalid arguments into an error that tells the model what to fix", async () => {
-    const run = Tool.toAITools([echo], () => context).echo?.execute?.(
-      { text: 5 },
-      { toolCallId: "c", messages: [] },
-    )
+    const run = Tool.toAITools([echo], () => context).echo?.execute?.({ text: 5 } as never, options)
     await expect(run).rejects.toSatisfy((error) => Tool.InvalidToolArgumentsError.isInstance(error))
     await expect(run).rejects.toThrow(/The echo tool was called with invalid arguments:\n- text: /)
   })
