@@ -222,8 +222,10 @@ export function create(input: CreateInput) {
           ...early.get(part.toolCallId),
         }
         early.delete(part.toolCallId)
-        // Provider data of the call (e.g. an item ID) must go back with it in the next request.
+        // Provider data of the call (e.g. an item ID) must go back with it in the next request,
+        // and a call the provider ran itself must not be sent back as ours.
         if (part.providerMetadata) current.metadata = part.providerMetadata
+        if (part.providerExecuted) current.metadata = { ...current.metadata, providerExecuted: true }
         await writePart(current)
         return
       }
@@ -344,7 +346,12 @@ export function create(input: CreateInput) {
           // Errors arrive as stream parts and are stored; the SDK need not log them too.
           onError: () => {},
         })
-        for await (const part of untilAborted(result.fullStream, abort)) await handle(part)
+        const parts = untilAborted(result.fullStream, abort)
+        try {
+          for (let next = await parts.next(); !next.done; next = await parts.next()) await handle(next.value)
+        } finally {
+          parts.close()
+        }
       } catch (error) {
         const classified = abort.aborted
           ? abortedError()
@@ -364,30 +371,27 @@ export function create(input: CreateInput) {
 }
 
 /**
- * The stream's parts until it ends or `signal` aborts. On abort it stops waiting at once: the
- * SDK would otherwise wait for every running tool, and a tool that ignores its signal would
- * keep the session busy forever.
+ * Reads the stream until it ends or `signal` aborts. On abort the read in flight ends at once:
+ * the SDK would otherwise wait for every running tool, and a tool that ignores its signal would
+ * keep the session busy forever. One promise per read, no generator and no race: anything
+ * slower lets the SDK's internal queue grow, and reading from a long queue gets slower and slower.
  */
-async function* untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+function untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal) {
   const iterator = stream[Symbol.asyncIterator]()
-  let onAbort = () => {}
-  const aborted = new Promise<"aborted">((resolve) => {
-    onAbort = () => resolve("aborted")
-    if (signal.aborted) onAbort()
-    else signal.addEventListener("abort", onAbort, { once: true })
-  })
-  try {
-    while (true) {
-      const next = await Promise.race([iterator.next(), aborted])
-      if (next === "aborted") {
-        void iterator.return?.()?.catch(() => undefined)
-        return
-      }
-      if (next.done) return
-      yield next.value
-    }
-  } finally {
-    signal.removeEventListener("abort", onAbort)
+  let settle: ((result: IteratorResult<T, undefined>) => void) | undefined
+  const onAbort = () => {
+    settle?.({ done: true, value: undefined })
+    void iterator.return?.()?.catch(() => undefined)
+  }
+  signal.addEventListener("abort", onAbort, { once: true })
+  return {
+    next: () =>
+      new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
+        if (signal.aborted) return resolve({ done: true, value: undefined })
+        settle = resolve
+        iterator.next().then(resolve, reject)
+      }),
+    close: () => signal.removeEventListener("abort", onAbort),
   }
 }
 
