@@ -21,6 +21,12 @@ const TIME_LENGTH = 10
 const DESCENDING_FIRST = new Set(ALPHABET.slice(24))
 const BODY = new RegExp(`^[${ALPHABET}]{${BODY_LENGTH}}$`)
 
+/** Whether `value` is an ID of this kind: `<prefix>_` followed by 26 Crockford base-32 characters. */
+export function isID(kind: Kind, value: unknown): value is string {
+  const prefix = `${prefixes[kind]}_`
+  return typeof value === "string" && value.startsWith(prefix) && BODY.test(value.slice(prefix.length))
+}
+
 /** Zod schema for an ID of one kind: `<prefix>_` followed by 26 Crockford base-32 characters. */
 export function schema<K extends Kind>(kind: K) {
   const prefix = `${prefixes[kind]}_`

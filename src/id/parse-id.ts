@@ -1,8 +1,12 @@
-import { z } from "zod"
-import { parseInput } from "../error/invalid-input.js"
-import { schema as id, type Kind } from "./identifier.js"
+import { InvalidInputError } from "../error/invalid-input.js"
+import { isID, type Kind } from "./identifier.js"
 
-/** Validates one ID argument, naming `field` in the error. */
+/**
+ * Validates one ID argument, naming `field` in the error. A plain check, not a zod schema built
+ * per call: this runs several times per loop step.
+ */
 export function parseID(field: string, kind: Kind, value: unknown): string {
-  return parseInput(field, z.object({ [field]: id(kind) }), { [field]: value })[field] as string
+  if (isID(kind, value)) return value
+  const message = `expected a ${kind} ID, got ${JSON.stringify(value)}`
+  throw new InvalidInputError({ message: `Invalid ${field}: ${message}`, issues: [{ path: field, message }] })
 }
