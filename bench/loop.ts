@@ -15,6 +15,7 @@ import {
   type Turn,
 } from "../src/testing/index.js"
 import { Tool } from "../src/tool/index.js"
+import { median, printTable } from "./report.js"
 
 /**
  * Step counts measured by default. 1,000 steps are opt-in (BENCH_LOOP_STEPS=10,200,1000): the AI
@@ -129,23 +130,6 @@ async function agentloop(steps: number, storage: Storage): Promise<RunResult> {
   } finally {
     await runtime.close()
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-function printTable(header: string[], rows: string[][]) {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  )
-  const line = (cells: string[]) =>
-    `| ${cells.map((cell, column) => cell.padStart(widths[column]!)).join(" | ")} |`
-  console.log(line(header))
-  console.log(`|${widths.map((width) => `${"-".repeat(width + 1)}:`).join("|")}|`)
-  for (const row of rows) console.log(line(row))
 }
 
 const perStep = (value: number) => value.toFixed(3)

@@ -14,6 +14,7 @@ import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import type { StreamChunk } from "../src/testing/index.js"
 import { toAITools } from "../src/tool/ai-tools.js"
 import { type Context, define } from "../src/tool/tool.js"
+import { median, printTable } from "./report.js"
 
 const DELTAS = 100_000
 const TOOL_CALLS = 100
@@ -203,23 +204,6 @@ async function withSqlite<T>(
 ): Promise<T> {
   const file = path.join(directory, `turn-${run}-${Math.random().toString(36).slice(2)}.sqlite`)
   return use(new SqliteStorage(file))
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-function printTable(header: string[], rows: string[][]) {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  )
-  const line = (cells: string[]) =>
-    `| ${cells.map((cell, column) => cell.padStart(widths[column]!)).join(" | ")} |`
-  console.log(line(header))
-  console.log(`|${widths.map((width) => `${"-".repeat(width + 1)}:`).join("|")}|`)
-  for (const row of rows) console.log(line(row))
 }
 
 const ms = (value: number) => Math.round(value).toLocaleString("en-US")

@@ -11,6 +11,7 @@ import type { Storage } from "../src/storage/port.js"
 import { decodeRow } from "../src/storage/rows.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import { SQL } from "../src/storage/sqlite/statements.js"
+import { median, printTable } from "./report.js"
 
 const MESSAGES = 2_000
 const PARTS_PER_MESSAGE = 10
@@ -160,23 +161,6 @@ function profileSqliteLoad(file: string, sessionID: string) {
   }
   db.close()
   return { query: median(phases.query), parse: median(phases.parse), decode: median(phases.decode) }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
-
-function printTable(header: string[], rows: string[][]) {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-  )
-  const line = (cells: string[]) =>
-    `| ${cells.map((cell, column) => cell.padStart(widths[column]!)).join(" | ")} |`
-  console.log(line(header))
-  console.log(`|${widths.map((width) => `${"-".repeat(width + 1)}:`).join("|")}|`)
-  for (const row of rows) console.log(line(row))
 }
 
 const ms = (value: number) => value.toFixed(1)
