@@ -8,6 +8,7 @@ export type {
   StreamOptions,
   Unsubscribe,
 } from "./bus/index.js"
+export { Compaction } from "./compaction/index.js"
 export {
   InvalidInputError,
   isNamedError,

@@ -3,6 +3,7 @@ import type { Info as AgentInfo } from "./agent/info.js"
 import { defaultAgent, resolveAgents } from "./agent/resolve.js"
 import { type Bus, createBus, type Events } from "./bus/bus.js"
 import type { Event } from "./bus/catalog.js"
+import { CompactionConfig, type CompactionConfigInput } from "./compaction/config.js"
 import { parseInput } from "./error/invalid-input.js"
 import { RuntimeClosedError } from "./error/runtime-closed.js"
 import { createGenerator } from "./id/identifier.js"
@@ -43,6 +44,11 @@ export type RuntimeOptions = {
   instructions?: string[]
   /** Retries of failed model calls: attempts (default 8) and the longest wait (default 5 minutes). */
   retry?: RetryOptionsInput
+  /**
+   * Summary compaction and pruning: `auto` (default true), `prune` (default false), `reserved`,
+   * `tailTurns` (default 2), `preserveRecentTokens`, `protectedTools`. See docs/compaction.md.
+   */
+  compaction?: CompactionConfigInput
   /** Whether the working directory is a git repository, for the system prompt. */
   git?: boolean
   /** Plug-in points of the loop: `chat.message`, `chat.params`, `chat.system`, `tool.before`, `tool.after`, `text.complete`. */
@@ -95,6 +101,7 @@ const Options = z.strictObject({
     .optional(),
   instructions: z.array(z.string()).optional(),
   retry: RetryOptions.optional(),
+  compaction: CompactionConfig.optional(),
   git: z.boolean().optional(),
   hooks: z
     .strictObject(
@@ -171,6 +178,7 @@ export type Runtime = {
     loop: Loop["loop"]
     cancel: Loop["cancel"]
     status: Loop["status"]
+    compact: Loop["compact"]
   }
   permission: {
     ask: ReturnType<typeof createPermissionService>["ask"]
@@ -242,6 +250,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     instructions: parsed.instructions ?? [],
     git: parsed.git,
     hooks: (parsed.hooks ?? {}) as Hooks,
+    compaction: CompactionConfig.parse(parsed.compaction ?? {}),
     assertOpen,
   })
 
@@ -250,7 +259,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     provider: parsed.provider,
     tools,
     agents,
-    session: { ...sessions, prompt: loop.prompt, loop: loop.loop, cancel: loop.cancel, status: loop.status },
+    session: {
+      ...sessions,
+      prompt: loop.prompt,
+      loop: loop.loop,
+      cancel: loop.cancel,
+      status: loop.status,
+      compact: loop.compact,
+    },
     permission: { ask: permission.ask, list: permission.list, reply: permission.reply },
     question: { ask: question.ask, list: question.list, reply: question.reply, reject: question.reject },
     events: { on, onAny, stream, listenerCount },

@@ -1,5 +1,6 @@
 export * from "./errors.js"
 export { Event } from "./events.js"
+export { filterCompacted } from "./filter-compacted.js"
 export { fromError, isContextOverflow } from "./from-error.js"
 export * from "./info.js"
 export * from "./part.js"

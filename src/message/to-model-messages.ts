@@ -16,8 +16,8 @@ export type TargetModel = {
 /** What a compaction request asks the model; the compaction agent answers with the summary. */
 export const COMPACTION_QUESTION = "What did we do so far?"
 
-// The prompt already inlined these files' content as text parts of the same message.
-const INLINED_MIMES = new Set(["text/plain", "application/x-directory"])
+/** Files whose content the prompt already inlined as text parts of the same message. */
+export const INLINED_MIMES: ReadonlySet<string> = new Set(["text/plain", "application/x-directory"])
 
 /**
  * The history as the AI SDK's model messages, for `streamText`. Each message becomes a UI message

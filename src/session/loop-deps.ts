@@ -1,5 +1,6 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
+import type { CompactionConfig } from "../compaction/config.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { Provider } from "../provider/provider.js"
 import type { Runtime } from "../runtime.js"
@@ -29,5 +30,6 @@ export type LoopDeps = {
   /** Whether the working directory is a git repository, for the system prompt; unknown when undefined. */
   git: boolean | undefined
   hooks: Hooks
+  compaction: CompactionConfig
   assertOpen(): void
 }

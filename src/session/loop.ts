@@ -1,25 +1,36 @@
 import type { ModelMessage } from "ai"
+import { z } from "zod"
 import type { Info as AgentInfo } from "../agent/info.js"
 import { MAX_STEPS } from "../agent/prompts/index.js"
 import { getAgent } from "../agent/resolve.js"
-import { systemPrompt } from "../agent/system.js"
+import { isOverflow } from "../compaction/overflow.js"
 import { parseInput } from "../error/invalid-input.js"
-import { NotFoundError } from "../error/not-found.js"
-import { AbortedError, ContextOverflowError } from "../message/errors.js"
+import { ContextOverflowError } from "../message/errors.js"
+import { compactionPart, filterCompacted, latestSummaryID } from "../message/filter-compacted.js"
 import type { Assistant, User, WithParts } from "../message/info.js"
-import type { Part, ToolPart } from "../message/part.js"
+import { ModelRef, type Part, type ToolPart } from "../message/part.js"
 import { toModelMessages } from "../message/to-model-messages.js"
 import { merge } from "../permission/rules.js"
-import { create as createProcessor, type ProcessResult } from "../processor/processor.js"
 import type { Model } from "../provider/provider.js"
+import { callSettings } from "./call-settings.js"
+import { createCompactionTasks } from "./compaction-task.js"
 import { generateTitle } from "./generate-title.js"
 import type { LoopDeps } from "./loop-deps.js"
 import { MissingProviderError, NoUserMessageError } from "./loop-errors.js"
+import { type CallResult, createModelCall } from "./model-call.js"
 import { PromptInput, type PromptInput as PromptInputType, type PromptPart } from "./prompt-input.js"
-import { retryDelay, retryMessage, sleep } from "./retry.js"
 import { isDefaultTitle } from "./title.js"
 
-type Run = { abort: AbortController; incoming: WithParts[]; done: Promise<WithParts> }
+type Run = {
+  abort: AbortController
+  incoming: WithParts[]
+  done: Promise<WithParts>
+  /** The run starts with a compaction the host asked for. */
+  compact: { model: ModelRef | undefined } | undefined
+}
+
+const CompactInput = z.strictObject({ sessionID: z.string(), model: ModelRef.optional() })
+export type CompactInput = z.input<typeof CompactInput>
 
 /**
  * The prompt loop: stores user messages, and runs one loop per session that calls the model
@@ -29,6 +40,8 @@ export function createLoop(deps: LoopDeps) {
   const runs = new Map<string, Run>()
   const titles = new Map<string, Promise<void>>()
   const titleAbort = new AbortController()
+  const call = createModelCall(deps)
+  const compaction = createCompactionTasks(deps, call, provider)
 
   function provider() {
     if (!deps.provider)
@@ -86,8 +99,19 @@ export function createLoop(deps: LoopDeps) {
     return runs.get(session.id)?.done ?? start(session.id)
   }
 
-  function start(sessionID: string): Promise<WithParts> {
-    const run = { abort: new AbortController(), incoming: [] } as unknown as Run
+  async function compact(input: CompactInput): Promise<WithParts> {
+    deps.assertOpen()
+    const parsed = parseInput("session.compact input", CompactInput, input)
+    const session = await deps.session.get(parsed.sessionID)
+    if (parsed.model) provider().getModel(parsed.model)
+    // A compaction in the middle of a turn would end it: wait until the session is idle.
+    for (let running = runs.get(session.id); running; running = runs.get(session.id))
+      await running.done.catch(() => undefined)
+    return start(session.id, { model: parsed.model })
+  }
+
+  function start(sessionID: string, compact?: { model: ModelRef | undefined }): Promise<WithParts> {
+    const run: Run = { abort: new AbortController(), incoming: [], compact, done: Promise.resolve() as never }
     runs.set(sessionID, run)
     deps.status.set(sessionID, { type: "busy" })
     run.done = execute(sessionID, run).finally(() => {
@@ -99,10 +123,24 @@ export function createLoop(deps: LoopDeps) {
 
   async function execute(sessionID: string, run: Run): Promise<WithParts> {
     const history = await deps.storage.listMessages(sessionID)
+    if (run.compact) {
+      const latest = history.findLast((message) => message.info.role === "user")?.info as User | undefined
+      if (!latest) throw new NoUserMessageError({ message: `Session ${sessionID} has nothing to compact` })
+      const model = run.compact.model ?? latest.model
+      history.push(await compaction.request({ sessionID, history, auto: false, agent: latest.agent, model }))
+    }
+    const answer = await steps(sessionID, run, history)
+    if (!run.abort.signal.aborted) await compaction.prune(sessionID, history)
+    return answer
+  }
+
+  async function steps(sessionID: string, run: Run, history: WithParts[]): Promise<WithParts> {
     let steps = 0
     while (true) {
       for (const message of run.incoming.splice(0))
         if (!history.some((known) => known.info.id === message.info.id)) history.push(message)
+      // What the model sees; the newest messages are read from the history, where order is time.
+      const visible = filterCompacted(history)
       const user = history.findLast((message) => message.info.role === "user")
       if (!user)
         throw new NoUserMessageError({ message: `Session ${sessionID} has no user message to answer` })
@@ -110,11 +148,34 @@ export function createLoop(deps: LoopDeps) {
       if (last.info.role === "assistant" && isFinal(last, user)) return last
       if (run.abort.signal.aborted && last.info.role === "assistant") return last
 
-      steps++
       const userInfo = user.info as User
+      if (compactionPart(user)) {
+        // A summary that neither finished nor failed was cut off by a crash: write it again.
+        if (last !== user) await drop(history, last)
+        history.push(...(await compaction.run({ sessionID, abort: run.abort.signal, history, task: user })))
+        continue
+      }
+      const model = provider().getModel(userInfo.model)
+      const finished = finishedSinceCompaction(visible)
+      const target = { sessionID, agent: userInfo.agent, model: userInfo.model }
+      if (finished && isOverflow({ tokens: finished.tokens, model: model.info, config: deps.compaction })) {
+        history.push(await compaction.request({ ...target, history, auto: true }))
+        continue
+      }
+
+      steps++
       const agent = agentOf(userInfo.agent)
       const finalStep = agent.steps !== undefined && steps >= agent.steps
-      const answer = await step({ sessionID, run, history, user: userInfo, agent, finalStep })
+      const answer = await step({ sessionID, run, history: visible, user: userInfo, agent, model, finalStep })
+      if (answer.outcome === "compact") {
+        // Compacting again right after a compaction would only repeat it.
+        const justCompacted = latestSummaryID(visible) !== undefined && finished === undefined
+        if (!deps.compaction.auto || justCompacted || run.abort.signal.aborted)
+          return call.fail(answer.message.info, overflowError(justCompacted))
+        await drop(history, answer.message)
+        history.push(await compaction.request({ ...target, history, auto: true, overflow: true }))
+        continue
+      }
       history.push(answer.message)
       if (answer.outcome !== "continue" || finalStep || run.abort.signal.aborted) return answer.message
     }
@@ -126,134 +187,32 @@ export function createLoop(deps: LoopDeps) {
     history: WithParts[]
     user: User
     agent: AgentInfo
+    model: Model
     finalStep: boolean
-  }): Promise<{ message: WithParts; outcome: ProcessResult }> {
-    const { sessionID, run, history, user, agent, finalStep } = input
-    const model = provider().getModel(user.model)
+  }): Promise<CallResult> {
+    const { sessionID, run, history, user, agent, model, finalStep } = input
     const session = await deps.session.get(sessionID)
     const ruleset = merge(agent.permission, deps.permissionRules, session.permission ?? [])
     const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
     const messages: ModelMessage[] = await toModelMessages(history, model.info)
     if (finalStep) messages.push({ role: "user", content: MAX_STEPS })
-    const blocks = systemPrompt({
-      agent,
-      environment: {
-        directory: session.directory,
-        git: deps.git,
-        platform: process.platform,
-        date: new Date(),
-      },
-      instructions: deps.instructions,
-      ...(user.system === undefined ? {} : { user: user.system }),
-    })
-    const about = { sessionID, agent, model: model.info }
-    const system = { system: blocks }
-    await deps.hooks["chat.system"]?.(about, system)
-    const params = {
-      ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
-      ...(agent.topP === undefined ? {} : { topP: agent.topP }),
-    }
-    await deps.hooks["chat.params"]?.(about, params)
-    const turn = turnToolParts(history, user.id)
-
-    let retried: Assistant["error"]
-    for (let attempt = 0; ; attempt++) {
-      const assistant = await newAssistant(sessionID, user, agent, model, session.directory)
-      await deps.session.updateMessage(assistant)
-      if (retried?.name === "APIError")
-        await deps.session.updatePart({
-          id: deps.session.newPartID(assistant.id),
-          sessionID,
-          messageID: assistant.id,
-          type: "retry",
-          attempt,
-          error: retried,
-          time: { created: Date.now() },
-        })
-      const processor = createProcessor({
-        runtime: { session: deps.session, permission: deps.permission },
-        assistantMessage: assistant,
-        model,
-        abort: run.abort.signal,
-        turn,
-        hooks: deps.hooks,
-        ...(deps.snapshot ? { snapshot: deps.snapshot } : {}),
-      })
-      const outcome = await processor.process({
-        system: system.system.join("\n\n"),
-        messages,
-        tools,
-        ruleset,
-        ...params,
-      })
-      const result = processor.message()
-      const error = result.error
-      if (outcome === "compact") return { message: await failed(result, overflowError()), outcome: "stop" }
-      if (!error || run.abort.signal.aborted)
-        return { message: await stored(sessionID, assistant.id), outcome }
-
-      const why = retryMessage(error)
-      if (why === undefined || attempt >= deps.retry.maxAttempts) {
-        deps.bus.publish("session.error", { sessionID, error })
-        return { message: await stored(sessionID, assistant.id), outcome }
-      }
-      const wait = retryDelay(attempt + 1, error, deps.retry)
-      deps.status.set(sessionID, {
-        type: "retry",
-        attempt: attempt + 1,
-        message: why,
-        next: Date.now() + wait,
-      })
-      try {
-        await sleep(wait, run.abort.signal)
-      } catch {
-        return {
-          message: await failed(
-            result,
-            new AbortedError({ message: "The operation was aborted." }).toObject(),
-          ),
-          outcome: "stop",
-        }
-      }
-      // The failed attempt's partial output is dropped so the retry does not repeat it.
-      await deps.session.removeMessage({ sessionID, messageID: assistant.id })
-      retried = error
-      deps.status.set(sessionID, { type: "busy" })
-    }
-  }
-
-  async function failed(message: Assistant, error: Assistant["error"]): Promise<WithParts> {
-    await deps.session.updateMessage({ ...message, error })
-    if (error) deps.bus.publish("session.error", { sessionID: message.sessionID, error })
-    return stored(message.sessionID, message.id)
-  }
-
-  async function stored(sessionID: string, messageID: string): Promise<WithParts> {
-    const message = await deps.storage.getMessage(sessionID, messageID)
-    if (!message) throw NotFoundError.of("Message", messageID)
-    return message
-  }
-
-  async function newAssistant(
-    sessionID: string,
-    user: User,
-    agent: AgentInfo,
-    model: Model,
-    directory: string,
-  ): Promise<Assistant> {
-    return {
-      id: await deps.session.newMessageID(sessionID),
+    const settings = await callSettings(deps, { session, agent, model, user })
+    return call.call({
       sessionID,
-      role: "assistant",
-      time: { created: Date.now() },
-      parentID: user.id,
-      agent: agent.name,
-      providerID: model.info.providerID,
-      modelID: model.info.id,
-      path: { cwd: directory, root: directory },
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    }
+      abort: run.abort.signal,
+      user,
+      agent,
+      model,
+      directory: session.directory,
+      request: { ...settings, messages, tools, ruleset },
+      turn: turnToolParts(history, user.id),
+    })
+  }
+
+  async function drop(history: WithParts[], message: WithParts): Promise<void> {
+    await deps.session.removeMessage({ sessionID: message.info.sessionID, messageID: message.info.id })
+    const index = history.indexOf(message)
+    if (index !== -1) history.splice(index, 1)
   }
 
   function startTitle(sessionID: string, message: WithParts) {
@@ -276,6 +235,7 @@ export function createLoop(deps: LoopDeps) {
   return {
     prompt,
     loop,
+    compact,
     cancel(sessionID: string): void {
       runs.get(sessionID)?.abort.abort()
     },
@@ -310,9 +270,21 @@ function refOf(model: Model) {
   return { providerID: model.info.providerID, modelID: model.info.id }
 }
 
-function overflowError(): Assistant["error"] {
+function overflowError(afterCompaction: boolean): NonNullable<Assistant["error"]> {
   return new ContextOverflowError({
-    message:
-      "The conversation no longer fits the model's context window, and compaction is not available yet.",
+    message: afterCompaction
+      ? "The conversation does not fit the model's context window even after compaction."
+      : "The conversation no longer fits the model's context window, and automatic compaction is off.",
   }).toObject()
+}
+
+/** The newest answer that finished without error since the latest compaction, if any. */
+function finishedSinceCompaction(visible: readonly WithParts[]): Assistant | undefined {
+  const summaryID = latestSummaryID(visible)
+  for (let index = visible.length - 1; index >= 0; index--) {
+    const info = visible[index]!.info
+    if (summaryID !== undefined && info.id <= summaryID) return undefined
+    if (info.role === "assistant" && !info.summary && info.finish !== undefined && !info.error) return info
+  }
+  return undefined
 }

@@ -1,0 +1,1 @@
+export * as Compaction from "./compaction.js"

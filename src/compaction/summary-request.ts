@@ -1,0 +1,98 @@
+import type { ModelMessage } from "ai"
+import type { WithParts } from "../message/info.js"
+import type { FilePart, Part } from "../message/part.js"
+import { INLINED_MIMES, type TargetModel, toModelMessages } from "../message/to-model-messages.js"
+import { SUMMARY_TOOL_OUTPUT_CHARS } from "./config.js"
+import { estimateMessage, estimateTokens } from "./estimate.js"
+
+/**
+ * How hard a summary request squeezes the history: "normal" cuts tool outputs and turns media
+ * into notes; "reduced" (for a request that would not fit) also clears tool outputs, cuts long
+ * texts, drops reasoning, and leaves out the oldest messages until the rest fits `budget`.
+ */
+export type SummaryLevel = "normal" | "reduced"
+
+export type SummaryRequest = {
+  messages: ModelMessage[]
+  /** Estimated prompt tokens of `messages`. */
+  tokens: number
+  /** Messages left out to fit the budget (only when reduced). */
+  omitted: number
+}
+
+const FIRST_SUMMARY =
+  "Summarise the conversation above in the sections your instructions list. Your summary will replace the conversation, so keep everything needed to continue the work."
+const UPDATED_SUMMARY =
+  "The conversation above begins with your previous summary. Write an updated summary in the sections your instructions list: fold in everything that happened since, keep what still matters from the previous summary and drop what no longer does. Your summary will replace the conversation, so keep everything needed to continue the work."
+
+/**
+ * The model messages that ask for a summary of `history` (oldest first, starting with the
+ * previous compaction request and summary when there is one), ending with the instruction.
+ */
+export async function buildSummaryRequest(input: {
+  history: readonly WithParts[]
+  model: TargetModel
+  level: SummaryLevel
+  /** Estimated tokens the reduced request must fit in. */
+  budget: number
+  protectedTools: readonly string[]
+}): Promise<SummaryRequest> {
+  const { level, protectedTools } = input
+  const updating = input.history[1]?.info.role === "assistant" && input.history[1].info.summary === true
+  const shrunk = input.history.map((message) => shrink(message, level, new Set(protectedTools)))
+  const costs = shrunk.map(estimateMessage)
+  const instruction = updating ? UPDATED_SUMMARY : FIRST_SUMMARY
+  let tokens = estimateTokens(instruction) + costs.reduce((sum, cost) => sum + cost, 0)
+  // The previous summary is the one thing the new one cannot be written without.
+  const keep = updating ? 2 : 0
+  let omitted = 0
+  if (level === "reduced")
+    while (tokens > input.budget && keep + omitted < shrunk.length) tokens -= costs[keep + omitted++]!
+  const history = omitted === 0 ? shrunk : [...shrunk.slice(0, keep), ...shrunk.slice(keep + omitted)]
+  const messages = await toModelMessages(history, input.model)
+  const note =
+    omitted > 0 ? `(${omitted} earlier messages were left out: they did not fit the context window.)\n\n` : ""
+  messages.push({ role: "user", content: note + instruction })
+  return { messages, tokens, omitted }
+}
+
+function shrink(message: WithParts, level: SummaryLevel, protectedTools: ReadonlySet<string>): WithParts {
+  const limit = SUMMARY_TOOL_OUTPUT_CHARS
+  const parts = message.parts.flatMap((part): Part[] => {
+    switch (part.type) {
+      case "file":
+        if (message.info.role !== "user" || INLINED_MIMES.has(part.mime)) return [part]
+        return [{ ...base(part), type: "text", text: attachedNote(part), synthetic: true }]
+      case "text":
+        return level === "reduced" ? [{ ...part, text: cut(part.text, limit) }] : [part]
+      case "reasoning":
+        return level === "reduced" ? [] : [part]
+      case "tool": {
+        const state = part.state
+        if (state.status !== "completed" || state.time.compacted) return [part]
+        const notes = (state.attachments ?? []).map(attachedNote)
+        const clear = level === "reduced" && !protectedTools.has(part.tool)
+        const output = [cut(state.output, limit), ...notes].join("\n")
+        const time = clear ? { ...state.time, compacted: state.time.end } : state.time
+        const { attachments: _, ...rest } = state
+        return [{ ...part, state: { ...rest, output, time } }]
+      }
+      default:
+        return [part]
+    }
+  })
+  return { info: message.info, parts }
+}
+
+function base(part: Part) {
+  return { id: part.id, sessionID: part.sessionID, messageID: part.messageID }
+}
+
+function attachedNote(file: FilePart): string {
+  return `[Attached ${file.mime}: ${file.filename ?? "file"}]`
+}
+
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text
+  return `${text.slice(0, limit)}\n[${text.length - limit} more characters cut]`
+}

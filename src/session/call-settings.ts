@@ -1,0 +1,37 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+import { systemPrompt } from "../agent/system.js"
+import type { User } from "../message/info.js"
+import type { StreamInput } from "../processor/processor.js"
+import type { Model } from "../provider/provider.js"
+import type { Info as SessionInfo } from "./info.js"
+import type { LoopDeps } from "./loop-deps.js"
+
+type Settings = Pick<StreamInput, "temperature" | "topP" | "providerOptions"> & { system: string }
+
+/** The system prompt and sampling settings of one model call, after the `chat.system` and `chat.params` hooks. */
+export async function callSettings(
+  deps: Pick<LoopDeps, "git" | "instructions" | "hooks">,
+  input: { session: SessionInfo; agent: AgentInfo; model: Model; user?: User },
+): Promise<Settings> {
+  const { session, agent, user } = input
+  const blocks = systemPrompt({
+    agent,
+    environment: {
+      directory: session.directory,
+      git: deps.git,
+      platform: process.platform,
+      date: new Date(),
+    },
+    instructions: deps.instructions,
+    ...(user?.system === undefined ? {} : { user: user.system }),
+  })
+  const about = { sessionID: session.id, agent, model: input.model.info }
+  const system = { system: blocks }
+  await deps.hooks["chat.system"]?.(about, system)
+  const params: Omit<Settings, "system"> = {
+    ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
+    ...(agent.topP === undefined ? {} : { topP: agent.topP }),
+  }
+  await deps.hooks["chat.params"]?.(about, params)
+  return { system: system.system.join("\n\n"), ...params }
+}

@@ -1,0 +1,202 @@
+import type { CompactionConfig } from "../compaction/config.js"
+import { estimateTokens } from "../compaction/estimate.js"
+import { tailBudget, usable } from "../compaction/overflow.js"
+import { selectPrune } from "../compaction/prune.js"
+import { buildSummaryRequest, type SummaryLevel } from "../compaction/summary-request.js"
+import { selectTail } from "../compaction/tail.js"
+import { ContextOverflowError, UnknownError } from "../message/errors.js"
+import {
+  compactionPart,
+  filterCompacted,
+  isCompletedSummary,
+  latestSummaryID,
+} from "../message/filter-compacted.js"
+import type { User, WithParts } from "../message/info.js"
+import type { ModelRef, Part } from "../message/part.js"
+import type { Provider } from "../provider/provider.js"
+import { callSettings } from "./call-settings.js"
+import type { LoopDeps } from "./loop-deps.js"
+import type { AssistantMessage, ModelCall } from "./model-call.js"
+
+/** Sent after an automatic compaction whose turn is still visible, so the model picks the work up again. */
+export const CONTINUE_AFTER_COMPACTION =
+  "The conversation above was summarised to free context. Continue with the task if there are next steps; if the work is done, say so briefly."
+
+const TOO_LARGE =
+  "The session is too large to compact: even a reduced summary request exceeds the model's context window."
+
+/**
+ * Compaction as the loop runs it: storing a compaction request with its retained tail, writing
+ * the summary (squeezing the request harder once if it does not fit, never more), the message
+ * that resumes the work afterwards, and pruning old tool outputs.
+ */
+export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider: () => Provider) {
+  const config: CompactionConfig = deps.compaction
+
+  /** Stores a compaction request after `history` (the whole history, oldest first). */
+  async function request(input: {
+    sessionID: string
+    history: readonly WithParts[]
+    auto: boolean
+    overflow?: boolean
+    agent: string
+    model: ModelRef
+  }): Promise<WithParts> {
+    const visible = filterCompacted(input.history)
+    const previous = latestSummaryID(visible)
+    const candidates =
+      previous === undefined ? visible : visible.filter((message) => message.info.id > previous)
+    const info = provider().getModel(input.model).info
+    let tailStartID = selectTail(candidates, { turns: config.tailTurns, budget: tailBudget(info, config) })
+    // A tail that keeps everything new would leave the summary nothing to take in.
+    if (tailStartID !== undefined && candidates[0]?.info.id === tailStartID) tailStartID = undefined
+    const id = await deps.session.newMessageID(input.sessionID)
+    const user: User = {
+      id,
+      sessionID: input.sessionID,
+      role: "user",
+      time: { created: Date.now() },
+      agent: input.agent,
+      model: input.model,
+    }
+    const part: Part = {
+      id: deps.session.newPartID(id),
+      sessionID: input.sessionID,
+      messageID: id,
+      type: "compaction",
+      auto: input.auto,
+      ...(input.overflow ? { overflow: true } : {}),
+      ...(tailStartID === undefined ? {} : { tailStartID }),
+    }
+    return deps.session.saveMessage({ info: user, parts: [part] })
+  }
+
+  /**
+   * Answers the compaction request `task` with a summary of the history before its tail, and
+   * returns the messages it added: the summary (completed or failed) and, after an automatic
+   * compaction, the message that resumes the work.
+   */
+  async function run(input: {
+    sessionID: string
+    abort: AbortSignal
+    history: readonly WithParts[]
+    task: WithParts
+  }): Promise<WithParts[]> {
+    const { sessionID, task } = input
+    const part = compactionPart(task)!
+    const taskUser = task.info as User
+    const before = filterCompacted(input.history.filter((message) => message.info.id < task.info.id))
+    const summarised =
+      part.tailStartID === undefined
+        ? before
+        : before.filter((message) => message.info.id < part.tailStartID!)
+    const agent = deps.agents.compaction!
+    const target = provider().getModel(agent.model ?? taskUser.model)
+    const session = await deps.session.get(sessionID)
+    const { system, ...params } = await callSettings(deps, { session, agent, model: target })
+    const budget = Math.floor(usable(target.info, config) * 0.9) - estimateTokens(system)
+    const build = (level: SummaryLevel) =>
+      buildSummaryRequest({
+        history: summarised,
+        model: target.info,
+        level,
+        budget,
+        protectedTools: config.protectedTools,
+      })
+
+    const normal = await build("normal")
+    // At most two calls: the normal request (unless it plainly does not fit), then a reduced one.
+    const levels: SummaryLevel[] = normal.tokens < budget ? ["normal", "reduced"] : ["reduced"]
+    let summary: AssistantMessage | undefined
+    for (const level of levels) {
+      const summaryRequest = level === "normal" ? normal : await build(level)
+      const { message, outcome } = await model.call({
+        sessionID,
+        abort: input.abort,
+        user: taskUser,
+        agent,
+        model: target,
+        directory: session.directory,
+        request: { system, messages: summaryRequest.messages, tools: [], ...params },
+        summary: true,
+      })
+      if (outcome !== "compact") {
+        summary = message
+        break
+      }
+      if (level === "reduced")
+        return [await model.fail(message.info, new ContextOverflowError({ message: TOO_LARGE }).toObject())]
+      await deps.session.removeMessage({ sessionID, messageID: message.info.id })
+    }
+    if (!summary || summary.info.error || input.abort.aborted) return summary ? [summary] : []
+    if (!isCompletedSummary(summary.info)) {
+      const error = new UnknownError({ message: "The summary ended without finishing" }).toObject()
+      return [await model.fail(summary.info, error)]
+    }
+    deps.bus.publish("session.compacted", { sessionID })
+    if (!part.auto) return [summary]
+    return [summary, await resume({ sessionID, before, tailStartID: part.tailStartID, task: taskUser })]
+  }
+
+  /**
+   * What follows an automatic compaction: the user's latest request again when the summary
+   * swallowed it (so the model reads it verbatim), else a note to continue.
+   */
+  async function resume(input: {
+    sessionID: string
+    before: readonly WithParts[]
+    tailStartID: string | undefined
+    task: User
+  }): Promise<WithParts> {
+    const latest = input.before.findLast(isRequest)
+    const kept =
+      latest !== undefined && input.tailStartID !== undefined && latest.info.id >= input.tailStartID
+    const from = (latest?.info as User | undefined) ?? input.task
+    const id = await deps.session.newMessageID(input.sessionID)
+    const base = { sessionID: input.sessionID, messageID: id }
+    const replay = latest && !kept ? latest.parts.flatMap((part) => replayed(part)) : []
+    const parts: Part[] =
+      replay.length > 0
+        ? replay.map((part) => ({ ...part, ...base, id: deps.session.newPartID(id) }) as Part)
+        : [
+            {
+              ...base,
+              id: deps.session.newPartID(id),
+              type: "text",
+              text: CONTINUE_AFTER_COMPACTION,
+              synthetic: true,
+            },
+          ]
+    const { id: _, time: __, ...rest } = from
+    return deps.session.saveMessage({ info: { ...rest, id, time: { created: Date.now() } }, parts })
+  }
+
+  /** Clears old tool outputs when prune is on; one atomic write. */
+  async function prune(sessionID: string, history: readonly WithParts[]): Promise<void> {
+    if (!config.prune) return
+    const selection = selectPrune(history, { protectedTools: config.protectedTools })
+    if (selection.parts.length === 0) return
+    const now = Date.now()
+    const parts = selection.parts.flatMap((part) =>
+      part.state.status === "completed"
+        ? [{ ...part, state: { ...part.state, time: { ...part.state.time, compacted: now } } }]
+        : [],
+    )
+    await deps.storage.write(parts.map((part) => ({ type: "part.put", part })))
+    for (const part of parts) deps.bus.publish("message.part.updated", { sessionID, part })
+  }
+
+  return { request, run, prune }
+}
+
+/** A message the user wrote: not a compaction request, not only synthetic text. */
+function isRequest(message: WithParts): boolean {
+  if (message.info.role !== "user" || compactionPart(message)) return false
+  return message.parts.some((part) => (part.type === "text" && !part.synthetic) || part.type === "file")
+}
+
+function replayed(part: Part): Part[] {
+  if (part.type === "text" && !part.ignored) return [part]
+  if (part.type === "file") return [part]
+  return []
+}
