@@ -1,8 +1,20 @@
+import { runCompactionBench } from "./compaction.js"
 import { runLoopBench } from "./loop.js"
 import { runProcessorBench } from "./processor.js"
 import { runStorageBench } from "./storage.js"
 
+const benches = {
+  storage: runStorageBench,
+  processor: runProcessorBench,
+  loop: runLoopBench,
+  compaction: runCompactionBench,
+}
+// `npm run bench -- compaction` runs one; no argument runs all.
+const chosen = process.argv.slice(2)
+const unknown = chosen.filter((name) => !(name in benches))
+if (unknown.length > 0)
+  throw new Error(`Unknown bench ${unknown.join(", ")}; known: ${Object.keys(benches).join(", ")}`)
+
 // Benchmarks run one after another, so that none disturbs another's timings.
-await runStorageBench()
-await runProcessorBench()
-await runLoopBench()
+for (const [name, run] of Object.entries(benches))
+  if (chosen.length === 0 || chosen.includes(name)) await run()

@@ -21,13 +21,14 @@ import { type CallResult, createModelCall } from "./model-call.js"
 import { PromptInput, type PromptInput as PromptInputType, type PromptPart } from "./prompt-input.js"
 import { isDefaultTitle } from "./title.js"
 
-type Run = {
+type RunState = {
   abort: AbortController
+  /** Prompts that joined the run, taken in before the next model call. */
   incoming: WithParts[]
-  done: Promise<WithParts>
   /** The run starts with a compaction the host asked for. */
   compact: { model: ModelRef | undefined } | undefined
 }
+type Run = RunState & { done: Promise<WithParts> }
 
 const CompactInput = z.strictObject({ sessionID: z.string(), model: ModelRef.optional() })
 export type CompactInput = z.input<typeof CompactInput>
@@ -111,17 +112,17 @@ export function createLoop(deps: LoopDeps) {
   }
 
   function start(sessionID: string, compact?: { model: ModelRef | undefined }): Promise<WithParts> {
-    const run: Run = { abort: new AbortController(), incoming: [], compact, done: Promise.resolve() as never }
-    runs.set(sessionID, run)
+    const state: RunState = { abort: new AbortController(), incoming: [], compact }
     deps.status.set(sessionID, { type: "busy" })
-    run.done = execute(sessionID, run).finally(() => {
+    const done = execute(sessionID, state).finally(() => {
       runs.delete(sessionID)
       deps.status.set(sessionID, { type: "idle" })
     })
-    return run.done
+    runs.set(sessionID, { ...state, done })
+    return done
   }
 
-  async function execute(sessionID: string, run: Run): Promise<WithParts> {
+  async function execute(sessionID: string, run: RunState): Promise<WithParts> {
     const history = await deps.storage.listMessages(sessionID)
     if (run.compact) {
       const latest = history.findLast((message) => message.info.role === "user")?.info as User | undefined
@@ -129,12 +130,16 @@ export function createLoop(deps: LoopDeps) {
       const model = run.compact.model ?? latest.model
       history.push(await compaction.request({ sessionID, history, auto: false, agent: latest.agent, model }))
     }
-    const answer = await steps(sessionID, run, history)
-    if (!run.abort.signal.aborted) await compaction.prune(sessionID, history)
-    return answer
+    for (;;) {
+      const answer = await runSteps(sessionID, run, history)
+      if (run.abort.signal.aborted) return answer
+      await compaction.prune(sessionID, history)
+      // A prompt that joined while prune was writing still needs its answer.
+      if (run.incoming.length === 0) return answer
+    }
   }
 
-  async function steps(sessionID: string, run: Run, history: WithParts[]): Promise<WithParts> {
+  async function runSteps(sessionID: string, run: RunState, history: WithParts[]): Promise<WithParts> {
     let steps = 0
     while (true) {
       for (const message of run.incoming.splice(0))
@@ -183,7 +188,7 @@ export function createLoop(deps: LoopDeps) {
 
   async function step(input: {
     sessionID: string
-    run: Run
+    run: RunState
     history: WithParts[]
     user: User
     agent: AgentInfo

@@ -34,4 +34,13 @@ describe("examples", () => {
     expect(stdout).toContain("assistant: Just sessions.db.")
     expect(stdout).toMatch(/Typed error: NotFoundError for ses_/)
   }, 30_000)
+
+  it("compaction: a session outgrows a small window, is summarised and carries on", async () => {
+    const stdout = await run("examples/compaction.ts")
+    expect(stdout).toContain("[event] session.compacted")
+    expect(stdout).toContain("Next: error messages with line numbers.")
+    expect(stdout).toContain('The last call saw "Write a config parser.": false')
+    expect(stdout).toContain("The last call saw the summary: true")
+    expect(stdout).toContain("Stored messages: 11; what the model sees now: 5")
+  }, 30_000)
 })
