@@ -47,9 +47,13 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     const candidates =
       previous === undefined ? visible : visible.filter((message) => message.info.id > previous)
     const info = provider().getModel(input.model).info
-    let tailStartID = selectTail(candidates, { turns: config.tailTurns, budget: tailBudget(info, config) })
-    // A tail that keeps everything new would leave the summary nothing to take in.
-    if (tailStartID !== undefined && candidates[0]?.info.id === tailStartID) tailStartID = undefined
+    const budget = tailBudget(info, config)
+    let tailStartID = selectTail(candidates, { turns: config.tailTurns, budget })
+    // A tail that keeps everything new would leave the summary nothing to take in: keep one turn less.
+    if (tailStartID !== undefined && tailStartID === candidates[0]?.info.id) {
+      const turns = candidates.filter((message) => message.info.role === "user").length - 1
+      tailStartID = turns > 0 ? selectTail(candidates, { turns, budget }) : undefined
+    }
     const id = await deps.session.newMessageID(input.sessionID)
     const user: User = {
       id,
@@ -85,7 +89,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     const { sessionID, task } = input
     const part = compactionPart(task)!
     const taskUser = task.info as User
-    const before = filterCompacted(input.history.filter((message) => message.info.id < task.info.id))
+    const before = visibleBefore(input.history, task)
     const summarised =
       part.tailStartID === undefined
         ? before
@@ -135,7 +139,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     }
     deps.bus.publish("session.compacted", { sessionID })
     if (!part.auto) return [summary]
-    return [summary, await resume({ sessionID, before, tailStartID: part.tailStartID, task: taskUser })]
+    return [summary, await resume({ sessionID, history: input.history, task })]
   }
 
   /**
@@ -144,14 +148,13 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
    */
   async function resume(input: {
     sessionID: string
-    before: readonly WithParts[]
-    tailStartID: string | undefined
-    task: User
+    history: readonly WithParts[]
+    task: WithParts
   }): Promise<WithParts> {
-    const latest = input.before.findLast(isRequest)
-    const kept =
-      latest !== undefined && input.tailStartID !== undefined && latest.info.id >= input.tailStartID
-    const from = (latest?.info as User | undefined) ?? input.task
+    const { tailStartID } = compactionPart(input.task)!
+    const latest = visibleBefore(input.history, input.task).findLast(isRequest)
+    const kept = latest !== undefined && tailStartID !== undefined && latest.info.id >= tailStartID
+    const from = (latest?.info ?? input.task.info) as User
     const id = await deps.session.newMessageID(input.sessionID)
     const base = { sessionID: input.sessionID, messageID: id }
     const replay = latest && !kept ? latest.parts.flatMap((part) => replayed(part)) : []
@@ -186,7 +189,12 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     for (const part of parts) deps.bus.publish("message.part.updated", { sessionID, part })
   }
 
-  return { request, run, prune }
+  return { request, run, resume, prune }
+}
+
+/** What the model saw before the compaction request `task`. */
+function visibleBefore(history: readonly WithParts[], task: WithParts): WithParts[] {
+  return filterCompacted(history.filter((message) => message.info.id < task.info.id))
 }
 
 /** A message the user wrote: not a compaction request, not only synthetic text. */

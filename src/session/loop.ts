@@ -6,7 +6,12 @@ import { getAgent } from "../agent/resolve.js"
 import { isOverflow } from "../compaction/overflow.js"
 import { parseInput } from "../error/invalid-input.js"
 import { ContextOverflowError } from "../message/errors.js"
-import { compactionPart, filterCompacted, latestSummaryID } from "../message/filter-compacted.js"
+import {
+  compactionPart,
+  filterCompacted,
+  isCompletedSummary,
+  latestSummaryID,
+} from "../message/filter-compacted.js"
 import type { Assistant, User, WithParts } from "../message/info.js"
 import { ModelRef, type Part, type ToolPart } from "../message/part.js"
 import { toModelMessages } from "../message/to-model-messages.js"
@@ -150,7 +155,14 @@ export function createLoop(deps: LoopDeps) {
       if (!user)
         throw new NoUserMessageError({ message: `Session ${sessionID} has no user message to answer` })
       const last = history.at(-1)!
-      if (last.info.role === "assistant" && isFinal(last, user)) return last
+      if (last.info.role === "assistant" && isFinal(last, user)) {
+        // An automatic compaction whose resume message a crash prevented: resume now.
+        if (isCompletedSummary(last.info) && compactionPart(user)?.auto && !run.abort.signal.aborted) {
+          history.push(await compaction.resume({ sessionID, history, task: user }))
+          continue
+        }
+        return last
+      }
       if (run.abort.signal.aborted && last.info.role === "assistant") return last
 
       const userInfo = user.info as User
