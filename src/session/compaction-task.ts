@@ -2,7 +2,7 @@ import type { CompactionConfig } from "../compaction/config.js"
 import { estimateTokens } from "../compaction/estimate.js"
 import { tailBudget, usable } from "../compaction/overflow.js"
 import { selectPrune } from "../compaction/prune.js"
-import { buildSummaryRequest, type SummaryLevel } from "../compaction/summary-request.js"
+import { buildSummaryRequest, type SummaryLevel, type SummaryRequest } from "../compaction/summary-request.js"
 import { selectTail } from "../compaction/tail.js"
 import { ContextOverflowError, UnknownError } from "../message/errors.js"
 import {
@@ -16,7 +16,7 @@ import type { ModelRef, Part } from "../message/part.js"
 import type { Provider } from "../provider/provider.js"
 import { callSettings } from "./call-settings.js"
 import type { LoopDeps } from "./loop-deps.js"
-import type { AssistantMessage, ModelCall } from "./model-call.js"
+import type { ModelCall } from "./model-call.js"
 
 /** Sent after an automatic compaction whose turn is still visible, so the model picks the work up again. */
 export const CONTINUE_AFTER_COMPACTION =
@@ -108,13 +108,8 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
         protectedTools: config.protectedTools,
       })
 
-    const normal = await build("normal")
-    // At most two calls: the normal request (unless it plainly does not fit), then a reduced one.
-    const levels: SummaryLevel[] = normal.tokens < budget ? ["normal", "reduced"] : ["reduced"]
-    let summary: AssistantMessage | undefined
-    for (const level of levels) {
-      const summaryRequest = level === "normal" ? normal : await build(level)
-      const { message, outcome } = await model.call({
+    const summarise = (summaryRequest: SummaryRequest) =>
+      model.call({
         sessionID,
         abort: input.abort,
         user: taskUser,
@@ -124,15 +119,19 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
         request: { system, messages: summaryRequest.messages, tools: [], ...params },
         summary: true,
       })
-      if (outcome !== "compact") {
-        summary = message
-        break
-      }
-      if (level === "reduced")
-        return [await model.fail(message.info, new ContextOverflowError({ message: TOO_LARGE }).toObject())]
-      await deps.session.removeMessage({ sessionID, messageID: message.info.id })
+
+    // At most two calls: the normal request (unless it plainly does not fit), then a reduced one.
+    const normal = await build("normal")
+    const fits = normal.tokens < budget
+    let answer = await summarise(fits ? normal : await build("reduced"))
+    if (answer.outcome === "compact" && fits) {
+      await deps.session.removeMessage({ sessionID, messageID: answer.message.info.id })
+      answer = await summarise(await build("reduced"))
     }
-    if (!summary || summary.info.error || input.abort.aborted) return summary ? [summary] : []
+    const summary = answer.message
+    if (answer.outcome === "compact")
+      return [await model.fail(summary.info, new ContextOverflowError({ message: TOO_LARGE }).toObject())]
+    if (summary.info.error || input.abort.aborted) return [summary]
     if (!isCompletedSummary(summary.info)) {
       const error = new UnknownError({ message: "The summary ended without finishing" }).toObject()
       return [await model.fail(summary.info, error)]
