@@ -4,23 +4,13 @@ import { filterCompacted } from "../src/message/filter-compacted.js"
 import type { WithParts } from "../src/message/info.js"
 import type { Part } from "../src/message/part.js"
 import { toModelMessages } from "../src/message/to-model-messages.js"
-import type { ModelInfo } from "../src/provider/model-info.js"
-import { median, printTable } from "./report.js"
+import { BENCH_MODEL as MODEL, median, printTable } from "./report.js"
 
 /** Rounds measured after one warm-up round; BENCH_RUNS overrides it. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 9)
 const TOOLS_PER_TURN = 4
 const TAIL_TURNS = 2
 const PRUNE_TARGET_MS = 50
-
-const MODEL: ModelInfo = {
-  providerID: "bench",
-  id: "bench-model",
-  name: "Bench",
-  limit: { context: 200_000, output: 32_000 },
-  cost: { input: 3, output: 15, cache: { read: 0.3, write: 3.75 } },
-  capabilities: { reasoning: false, toolcall: true, attachment: false, temperature: true },
-}
 
 /**
  * A session of `turns` turns: each a user question and one assistant message with text and four

@@ -6,7 +6,6 @@ import { MockLanguageModelV3 } from "ai/test"
 import { z } from "zod"
 import type { Assistant } from "../src/message/info.js"
 import { create as createProcessor, type ProcessorRuntime } from "../src/processor/processor.js"
-import type { ModelInfo } from "../src/provider/model-info.js"
 import { createRuntime } from "../src/runtime.js"
 import { MemoryStorage } from "../src/storage/memory.js"
 import type { Storage } from "../src/storage/port.js"
@@ -14,22 +13,13 @@ import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import type { StreamChunk } from "../src/testing/index.js"
 import { toAITools } from "../src/tool/ai-tools.js"
 import { type Context, define } from "../src/tool/tool.js"
-import { median, printTable } from "./report.js"
+import { BENCH_MODEL as MODEL, median, printTable } from "./report.js"
 
 const DELTAS = 100_000
 const TOOL_CALLS = 100
 /** Rounds measured after the warm-up; BENCH_RUNS overrides it. */
 const RUNS = Number(process.env.BENCH_RUNS ?? 5)
 const TARGETS = { memory: 1.2, sqlite: 1.5 }
-
-const MODEL: ModelInfo = {
-  providerID: "bench",
-  id: "bench-model",
-  name: "Bench",
-  limit: { context: 200_000, output: 32_000 },
-  cost: { input: 3, output: 15, cache: { read: 0.3, write: 3.75 } },
-  capabilities: { reasoning: false, toolcall: true, attachment: false, temperature: true },
-}
 
 const echo = define("echo", {
   description: "Returns its argument at once",

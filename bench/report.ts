@@ -1,3 +1,15 @@
+import type { ModelInfo } from "../src/provider/model-info.js"
+
+/** The model info the benchmarks run with: a 200K window, no attachments. */
+export const BENCH_MODEL: ModelInfo = {
+  providerID: "bench",
+  id: "bench-model",
+  name: "Bench",
+  limit: { context: 200_000, output: 32_000 },
+  cost: { input: 3, output: 15, cache: { read: 0.3, write: 3.75 } },
+  capabilities: { reasoning: false, toolcall: true, attachment: false, temperature: true },
+}
+
 /** The middle value (mean of the two middle ones for an even count): robust to a noisy round. */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
