@@ -48,11 +48,16 @@ export async function buildSummaryRequest(input: {
   let omitted = 0
   if (level === "reduced")
     while (tokens > input.budget && keep + omitted < shrunk.length) tokens -= costs[keep + omitted++]!
-  const history = omitted === 0 ? shrunk : [...shrunk.slice(0, keep), ...shrunk.slice(keep + omitted)]
-  const messages = await toModelMessages(history, input.model)
-  const note =
-    omitted > 0 ? `(${omitted} earlier messages were left out: they did not fit the context window.)\n\n` : ""
-  messages.push({ role: "user", content: note + instruction })
+  const messages = await toModelMessages(shrunk.slice(0, keep), input.model)
+  if (omitted > 0)
+    // Where the left-out messages were, and as a user turn: providers reject a conversation
+    // that opens with the assistant.
+    messages.push({
+      role: "user",
+      content: `(${omitted} earlier messages are left out here: they did not fit the context window.)`,
+    })
+  messages.push(...(await toModelMessages(shrunk.slice(keep + omitted), input.model)))
+  messages.push({ role: "user", content: instruction })
   return { messages, tokens, omitted }
 }
 
