@@ -1,3 +1,4 @@
+export { Agent } from "./agent/index.js"
 export type {
   Event,
   EventOf,

@@ -1,3 +1,4 @@
+import { COMPACTION_CONTINUE } from "../agent/prompts/compaction.js"
 import type { CompactionConfig } from "../compaction/config.js"
 import { estimateTokens } from "../compaction/estimate.js"
 import { tailBudget, usable } from "../compaction/overflow.js"
@@ -17,10 +18,6 @@ import type { Provider } from "../provider/provider.js"
 import { callSettings } from "./call-settings.js"
 import type { LoopDeps } from "./loop-deps.js"
 import type { ModelCall } from "./model-call.js"
-
-/** Sent after an automatic compaction whose turn is still visible, so the model picks the work up again. */
-export const CONTINUE_AFTER_COMPACTION =
-  "The conversation above was summarised to free context. Continue with the task if there are next steps; if the work is done, say so briefly."
 
 const TOO_LARGE =
   "The session is too large to compact: even a reduced summary request exceeds the model's context window."
@@ -165,7 +162,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
               ...base,
               id: deps.session.newPartID(id),
               type: "text",
-              text: CONTINUE_AFTER_COMPACTION,
+              text: COMPACTION_CONTINUE,
               synthetic: true,
             },
           ]

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { createRuntime, InvalidInputError, type MessageV2, type Runtime } from "../../src/index.js"
-import { CONTINUE_AFTER_COMPACTION } from "../../src/session/compaction-task.js"
+import { Agent, createRuntime, InvalidInputError, type MessageV2, type Runtime } from "../../src/index.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createTestRuntime, say, type Turn, testModelInfo } from "../../src/testing/index.js"
 
@@ -181,7 +180,9 @@ describe("compaction and the loop", () => {
     expect(JSON.stringify(model.calls[2]?.prompt)).not.toContain("BRAVO question")
     const stored = await runtime.session.messages(session.id)
     const resume = stored.at(-2)!
-    expect(resume.parts).toMatchObject([{ type: "text", text: CONTINUE_AFTER_COMPACTION, synthetic: true }])
+    expect(resume.parts).toMatchObject([
+      { type: "text", text: Agent.Prompt.COMPACTION_CONTINUE, synthetic: true },
+    ])
     const last = JSON.stringify(model.calls[3]?.prompt)
     expect(last).toContain("BRAVO question")
     expect(last).not.toContain("ALPHA")

@@ -1,8 +1,7 @@
 import { APICallError } from "ai"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { type Event, type MessageV2, Tool } from "../../src/index.js"
-import { CONTINUE_AFTER_COMPACTION } from "../../src/session/compaction-task.js"
+import { Agent, type Event, type MessageV2, Tool } from "../../src/index.js"
 import {
   type CallOptions,
   createTestRuntime,
@@ -92,7 +91,9 @@ describe("automatic compaction", () => {
     const summary = stored.find((message) => message.info.role === "assistant" && message.info.summary)!
     expect(summary.info).toMatchObject({ agent: "compaction", parentID: request.info.id, finish: "stop" })
     const resume = stored[stored.indexOf(summary) + 1]!
-    expect(resume.parts).toMatchObject([{ type: "text", text: CONTINUE_AFTER_COMPACTION, synthetic: true }])
+    expect(resume.parts).toMatchObject([
+      { type: "text", text: Agent.Prompt.COMPACTION_CONTINUE, synthetic: true },
+    ])
     expect(events.filter((event) => event.type === "session.compacted")).toHaveLength(1)
 
     // After compaction: the summary, the tail (BRAVO and CHARLIE's turn so far), the note; no ALPHA.

@@ -25,3 +25,7 @@ Facts the work depends on that are easy to lose: error messages, exact names, co
 The files read or changed, each with one line on why it matters.
 
 Be specific and complete but brief: keep exact identifiers, paths and commands; drop chatter. Do not call tools and do not continue the work yourself; write only the summary.`
+
+/** Sent after an automatic compaction whose request the summary did not swallow, so the model picks the work up again. */
+export const COMPACTION_CONTINUE =
+  "The conversation above was summarised to free context. Continue with the task if there are next steps; if the work is done, say so briefly."
