@@ -23,16 +23,24 @@ export function fixtureEvents(name: string): Record<string, unknown>[] {
 /** A request the provider package sent, with its JSON body. */
 export type SentRequest = { url: string; body: unknown }
 
+/** An error the provider answers with instead of a stream: an HTTP status and a JSON body. */
+export type ErrorResponse = { status: number; body: unknown }
+
 /**
  * A `fetch` that answers the n-th request with the n-th recorded response as server-sent events
  * (`data: <line>`, then `data: [DONE]` for the OpenAI-style APIs) and records every request.
  */
-export function replayFetch(responses: string[][], options: { done: boolean }) {
+export function replayFetch(responses: (string[] | ErrorResponse)[], options: { done: boolean }) {
   const requests: SentRequest[] = []
   const fetch = async (url: string | URL | Request, init?: RequestInit): Promise<Response> => {
     requests.push({ url: String(url), body: JSON.parse(String(init?.body)) })
     const lines = responses[requests.length - 1]
     if (!lines) throw new Error(`replayFetch: request #${requests.length} has no recorded response`)
+    if (!Array.isArray(lines))
+      return new Response(JSON.stringify(lines.body), {
+        status: lines.status,
+        headers: { "content-type": "application/json" },
+      })
     const events = lines.map((line) => `data: ${line}\n\n`).join("")
     return new Response(events + (options.done ? "data: [DONE]\n\n" : ""), {
       status: 200,
