@@ -304,6 +304,28 @@ describe("runtime.session.compact", () => {
     expect(model.calls).toHaveLength(2)
   })
 
+  it("summarises with the model asked for, or the compaction agent's own", async () => {
+    const small = scriptedModel([[say.text("SMALL-SUMMARY")], [say.text("AGENT-SUMMARY")]])
+    const smallRef = { providerID: "scripted", modelID: "scripted-small" }
+    const first = await setup({ small, turns: [[say.text("ALPHA answer")]] })
+    await first.ask("ALPHA question")
+    const summary = await first.runtime.session.compact({ sessionID: first.session.id, model: smallRef })
+    expect(summary.info).toMatchObject({ modelID: "scripted-small", summary: true })
+    expect(textOf(summary)).toBe("SMALL-SUMMARY")
+    expect(first.model.calls).toHaveLength(1)
+
+    const second = await setup({
+      small,
+      agents: { compaction: { model: smallRef } },
+      turns: [[say.text("ALPHA answer")]],
+    })
+    await second.ask("ALPHA question")
+    const own = await second.runtime.session.compact({ sessionID: second.session.id })
+    expect(own.info).toMatchObject({ modelID: "scripted-small", agent: "compaction" })
+    expect(textOf(own)).toBe("AGENT-SUMMARY")
+    expect(second.model.calls).toHaveLength(1)
+  })
+
   it("rejects a session with nothing to compact and an unknown model", async () => {
     const { runtime, session } = await setup({ turns: [] })
     await expect(runtime.session.compact({ sessionID: session.id })).rejects.toMatchObject({
