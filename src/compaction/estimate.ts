@@ -1,5 +1,6 @@
 import type { WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
+import { INLINED_MIMES } from "../message/to-model-messages.js"
 import { CLEARED_OUTPUT } from "../message/tool-ui-part.js"
 
 const CHARS_PER_TOKEN = 4
@@ -25,7 +26,8 @@ function partChars(part: Part): number {
     case "reasoning":
       return part.text.length
     case "file":
-      return part.mime === "text/plain" || part.mime === "application/x-directory" ? 0 : MEDIA_CHARS
+      // Inlined files are already counted as the text parts the prompt made of them.
+      return INLINED_MIMES.has(part.mime) ? 0 : MEDIA_CHARS
     case "tool": {
       const state = part.state
       const input = JSON.stringify(state.input).length

@@ -256,6 +256,11 @@ describe("runtime.session.compact", () => {
     expect(model.calls).toHaveLength(4)
     expect(events.filter((event) => event.type === "session.compacted")).toHaveLength(1)
 
+    // Compacting again with nothing new returns the summary without a model call.
+    const again = await runtime.session.compact({ sessionID: session.id })
+    expect(again.info.id).toBe(summary.info.id)
+    expect(model.calls).toHaveLength(4)
+
     const summaryCall = promptOf(model.calls[3])
     expect(summaryCall).toContain("[Attached image/png: cat.png]")
     expect(summaryCall).not.toContain("iVBORw0KGgo")
