@@ -37,7 +37,10 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     auto: boolean
     overflow?: boolean
     agent: string
+    /** The model of the turn, which goes on after the summary. */
     model: ModelRef
+    /** The model that writes the summary; default: the compaction agent's, else the turn's. */
+    summaryModel?: ModelRef | undefined
   }): Promise<WithParts> {
     const visible = filterCompacted(input.history)
     const previous = latestSummaryID(visible)
@@ -58,7 +61,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
       role: "user",
       time: { created: Date.now() },
       agent: input.agent,
-      model: input.model,
+      model: input.summaryModel ?? deps.agents.compaction?.model ?? input.model,
     }
     const part: Part = {
       id: deps.session.newPartID(id),
@@ -92,7 +95,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
         ? before
         : before.filter((message) => message.info.id < part.tailStartID!)
     const agent = deps.agents.compaction!
-    const target = provider().getModel(agent.model ?? taskUser.model)
+    const target = provider().getModel(taskUser.model)
     const session = await deps.session.get(sessionID)
     const { system, ...params } = await callSettings(deps, { session, agent, model: target })
     const budget = Math.floor(usable(target.info, config) * 0.9) - estimateTokens(system)
@@ -148,9 +151,13 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     task: WithParts
   }): Promise<WithParts> {
     const { tailStartID } = compactionPart(input.task)!
-    const latest = visibleBefore(input.history, input.task).findLast(isRequest)
+    const before = visibleBefore(input.history, input.task)
+    const latest = before.findLast(isRequest)
     const kept = latest !== undefined && tailStartID !== undefined && latest.info.id >= tailStartID
-    const from = (latest?.info ?? input.task.info) as User
+    // The turn goes on with its own agent and model, not the summary's.
+    const turn =
+      latest ?? before.findLast((message) => message.info.role === "user" && !compactionPart(message))
+    const from = (turn ?? input.task).info as User
     const id = await deps.session.newMessageID(input.sessionID)
     const base = { sessionID: input.sessionID, messageID: id }
     const replay = latest && !kept ? latest.parts.flatMap((part) => replayed(part)) : []

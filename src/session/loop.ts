@@ -130,13 +130,22 @@ export function createLoop(deps: LoopDeps) {
   async function execute(sessionID: string, run: RunState): Promise<WithParts> {
     const history = await deps.storage.listMessages(sessionID)
     if (run.compact) {
-      const latest = history.findLast((message) => message.info.role === "user")?.info as User | undefined
+      const latest = history.findLast((message) => message.info.role === "user" && !compactionPart(message))
+        ?.info as User | undefined
       if (!latest) throw new NoUserMessageError({ message: `Session ${sessionID} has nothing to compact` })
       // Nothing happened since the last summary: a new one would only restate it.
       const newest = history.at(-1)!
       if (newest.info.role === "assistant" && isCompletedSummary(newest.info)) return newest
-      const model = run.compact.model ?? latest.model
-      history.push(await compaction.request({ sessionID, history, auto: false, agent: latest.agent, model }))
+      history.push(
+        await compaction.request({
+          sessionID,
+          history,
+          auto: false,
+          agent: latest.agent,
+          model: latest.model,
+          summaryModel: run.compact.model,
+        }),
+      )
     }
     for (;;) {
       const answer = await runSteps(sessionID, run, history)

@@ -322,13 +322,19 @@ describe("runtime.session.compact", () => {
     const second = await setup({
       small,
       agents: { compaction: { model: smallRef } },
-      turns: [[say.text("ALPHA answer")]],
+      turns: [[say.text("ALPHA answer")], [say.text("BRAVO answer")], [say.text("MAIN-SUMMARY")]],
     })
     await second.ask("ALPHA question")
     const own = await second.runtime.session.compact({ sessionID: second.session.id })
     expect(own.info).toMatchObject({ modelID: "scripted-small", agent: "compaction" })
     expect(textOf(own)).toBe("AGENT-SUMMARY")
     expect(second.model.calls).toHaveLength(1)
+    // A model asked for beats the agent's; the next turn still runs on the session's model.
+    await second.ask("BRAVO question")
+    const main = { providerID: "scripted", modelID: "scripted-model" }
+    const explicit = await second.runtime.session.compact({ sessionID: second.session.id, model: main })
+    expect(textOf(explicit)).toBe("MAIN-SUMMARY")
+    expect(second.model.calls).toHaveLength(3)
   })
 
   it("rejects a session with nothing to compact and an unknown model", async () => {

@@ -98,7 +98,7 @@ describe("a real Anthropic overflow error through the whole loop", () => {
     expect(JSON.stringify(summary.system)).toContain("You summarise a conversation")
     expect(summary.tools).toBeUndefined()
     expect(JSON.stringify(summary.messages)).toContain("How are you?")
-    const replayed = JSON.stringify((replay.requests[3]?.body as { messages: unknown[] }).messages)
+    const replayed = JSON.stringify(replay.requests[3]?.body)
     expect(replayed).toContain("What did we do so far?")
     expect(replayed).toContain("Tell me about the parser in src/parse.ts")
     expect(replayed).not.toContain("How are you?")
