@@ -178,8 +178,10 @@ export function create(input: CreateInput) {
       case "text-delta": {
         const current = texts.get(part.id)
         if (!current) return
+        if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
+        // Some providers stream metadata alone (Anthropic's signature deltas): nothing to show.
+        if (part.text === "") return
         current.text += part.text
-        if (part.providerMetadata) current.metadata = part.providerMetadata
         runtime.session.updatePartDelta({
           sessionID,
           messageID,
@@ -201,7 +203,7 @@ export function create(input: CreateInput) {
           current.text = output.text
         }
         current.time = { start: current.time?.start ?? Date.now(), end: Date.now() }
-        if (part.providerMetadata) current.metadata = part.providerMetadata
+        if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
         await writePart(current)
         return
       }
@@ -403,4 +405,24 @@ function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]
   const picked: Partial<Pick<T, K>> = {}
   for (const key of keys) if (source[key] !== undefined) picked[key] = source[key]
   return picked
+}
+
+/**
+ * Provider metadata that arrives in pieces over a part's life (a signature on one delta, an item
+ * ID on the end), merged per provider so no piece replaces another.
+ */
+function mergeMetadata(
+  current: Record<string, unknown> | undefined,
+  next: Record<string, unknown>,
+): Record<string, unknown> {
+  const merged = { ...current }
+  for (const [provider, value] of Object.entries(next)) {
+    const previous = merged[provider]
+    merged[provider] = isRecord(previous) && isRecord(value) ? { ...previous, ...value } : value
+  }
+  return merged
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
 }

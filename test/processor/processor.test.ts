@@ -59,6 +59,32 @@ describe("SessionProcessor", () => {
     expect(sessionInfo?.properties).toMatchObject({ sessionID: session.id, info: { cost: 0.0105 } })
   })
 
+  it("merges provider metadata that arrives in pieces and publishes no empty delta", async () => {
+    const { processor, stored, events } = await turnSetup([
+      [
+        say.chunk({ type: "reasoning-start", id: "r", providerMetadata: { acme: { itemId: "item_1" } } }),
+        say.chunk({ type: "reasoning-delta", id: "r", delta: "Thinking" }),
+        say.chunk({
+          type: "reasoning-delta",
+          id: "r",
+          delta: "",
+          providerMetadata: { acme: { signature: "sig" } },
+        }),
+        say.chunk({ type: "reasoning-end", id: "r", providerMetadata: { other: { cached: true } } }),
+      ],
+    ])
+    await processor.process({ messages: user("hi") })
+    const reasoning = (await stored()).parts.find((part) => part.type === "reasoning")
+    expect(reasoning).toMatchObject({
+      text: "Thinking",
+      metadata: { acme: { itemId: "item_1", signature: "sig" }, other: { cached: true } },
+    })
+    const deltas = events.flatMap((event) =>
+      event.type === "message.part.delta" ? [event.properties.delta] : [],
+    )
+    expect(deltas).toEqual(["Thinking"])
+  })
+
   it("runs a tool through its context: pending, running with progress, completed with attachments", async () => {
     const { processor, stored, events } = await turnSetup([
       [say.toolCall("read", { path: "a.ts" }, { id: "call_1" })],

@@ -93,9 +93,15 @@ describe("SessionProcessor replaying @ai-sdk/anthropic streams", () => {
     const replay = replayFetch([fixtureLines(file), fixtureLines(file)], { done: false })
     const language = createAnthropic({ apiKey: "test", fetch: replay.fetch })("claude-sonnet-4-5")
     const stream = { providerOptions: { anthropic: { thinking: { type: "enabled", budgetTokens: 2048 } } } }
-    const { user, turn } = await replaySession()
+    const { user, turn, events } = await replaySession()
     await user("Multiply 185 by 5.")
     const first = await turn({ language, info: claude, stream })
+    // The signature arrives as a delta of its own, with no text: it is stored, not published.
+    const deltas = events.flatMap((event) =>
+      event.type === "message.part.delta" ? [event.properties.delta] : [],
+    )
+    expect(deltas.length).toBeGreaterThan(0)
+    expect(deltas).not.toContain("")
 
     const signature = fixtureEvents(file).flatMap((event) => {
       const delta = event.delta as { type?: string; signature?: string } | undefined
