@@ -7,7 +7,12 @@ import { afterAll, describe, expect, it } from "vitest"
 import { NotFoundError } from "../../src/error/not-found.js"
 import { CorruptRowError } from "../../src/storage/corrupt-row.js"
 import { openDatabase, type SqliteDatabase } from "../../src/storage/sqlite/driver.js"
-import { SchemaVersionError, SqliteStorage } from "../../src/storage/sqlite/index.js"
+import {
+  SchemaVersionError,
+  SqliteOpenError,
+  SqliteStorage,
+  StorageClosedError,
+} from "../../src/storage/sqlite/index.js"
 import { LATEST_VERSION } from "../../src/storage/sqlite/migrations.js"
 import { SQL } from "../../src/storage/sqlite/statements.js"
 import { createBuilders, type RowTarget, storageConformance } from "../../src/testing/index.js"
@@ -254,11 +259,13 @@ describe("SqliteStorage", () => {
   it("asks for better-sqlite3 when no driver is available", () => {
     const none = { betterSqlite3: () => undefined, nodeSqlite: () => undefined }
     expect(() => openDatabase(newFile(), none)).toThrow(/install better-sqlite3/)
+    expect(() => openDatabase(newFile(), none)).toThrow(SqliteOpenError)
   })
 
   it("names the path when its directory does not exist", () => {
     const file = path.join(directory, "no-such-directory", "agent.sqlite")
     expect(() => new SqliteStorage(file)).toThrow(/no-such-directory.*directory does not exist/)
+    expect(() => new SqliteStorage(file)).toThrow(SqliteOpenError)
   })
 
   it("fails clearly when used after close, and closing twice is harmless", async () => {
@@ -266,6 +273,7 @@ describe("SqliteStorage", () => {
     await storage.close()
     await storage.close()
     await expect(storage.listSessions()).rejects.toThrow(/SqliteStorage is closed/)
+    await expect(storage.listSessions()).rejects.toBeInstanceOf(StorageClosedError)
     await expect(storage.write([{ type: "value.put", key: "k", value: 1 }])).rejects.toThrow(/closed/)
   })
 

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module"
+import { SqliteOpenError } from "./storage-errors.js"
 
 /** A value SQLite can bind to a `?` parameter. */
 export type SqliteValue = string | number | bigint | null | Uint8Array
@@ -41,16 +42,21 @@ export function openDatabase(
 ): SqliteDatabase {
   const open = drivers.betterSqlite3() ?? drivers.nodeSqlite()
   if (!open) {
-    throw new Error(
-      "SqliteStorage needs a SQLite driver to open a path: install better-sqlite3 (npm install better-sqlite3), " +
+    throw new SqliteOpenError({
+      path,
+      message:
+        "SqliteStorage needs a SQLite driver to open a path: install better-sqlite3 (npm install better-sqlite3), " +
         "run on a Node version with node:sqlite, or pass an open database instead of a path",
-    )
+    })
   }
   try {
     return open(path)
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
-    throw new Error(`Cannot open the SQLite database at ${JSON.stringify(path)}: ${reason}`, { cause: error })
+    throw new SqliteOpenError(
+      { path, message: `Cannot open the SQLite database at ${JSON.stringify(path)}: ${reason}` },
+      { cause: error },
+    )
   }
 }
 

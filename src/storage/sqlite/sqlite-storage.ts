@@ -7,6 +7,7 @@ import { decodeJsonRow, validateWrites } from "../rows.js"
 import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./driver.js"
 import { migrate, rollback } from "./migrations.js"
 import { SQL, type Sql } from "./statements.js"
+import { StorageClosedError } from "./storage-errors.js"
 
 type Row = { id: string; data: string }
 type PartRow = Row & { message_id: string }
@@ -193,7 +194,10 @@ export class SqliteStorage implements Storage {
   }
 
   #statement(sql: Sql): SqliteStatement {
-    if (this.#closed) throw new Error("SqliteStorage is closed: create a new one to use the database again")
+    if (this.#closed)
+      throw new StorageClosedError({
+        message: "SqliteStorage is closed: create a new one to use the database again",
+      })
     let statement = this.#statements.get(sql)
     if (!statement) {
       statement = this.#db.prepare(sql)
