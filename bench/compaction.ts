@@ -1,9 +1,16 @@
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
 import { selectPrune } from "../src/compaction/prune.js"
 import { createGenerator } from "../src/id/identifier.js"
 import { filterCompacted } from "../src/message/filter-compacted.js"
 import type { WithParts } from "../src/message/info.js"
 import type { Part } from "../src/message/part.js"
 import { toModelMessages } from "../src/message/to-model-messages.js"
+import { HISTORY_PAGE, loadHistory } from "../src/session/load-history.js"
+import type { Storage } from "../src/storage/port.js"
+import { SqliteStorage } from "../src/storage/sqlite/index.js"
+import { createBuilders } from "../src/testing/builders.js"
 import { BENCH_MODEL as MODEL, median, printTable } from "./report.js"
 
 /** Rounds measured after one warm-up round; BENCH_RUNS overrides it. */
@@ -132,6 +139,43 @@ async function time(run: () => unknown): Promise<number> {
   return median(samples)
 }
 
+/** Stores `messages` as one session, one write per message with its parts. */
+async function fill(storage: Storage, messages: WithParts[]) {
+  const sessionID = messages[0]!.info.sessionID
+  await storage.write([{ type: "session.put", info: createBuilders().session({ id: sessionID }) }])
+  for (const { info, parts } of messages)
+    await storage.write([
+      { type: "message.put", info },
+      ...parts.map((part) => ({ type: "part.put" as const, part })),
+    ])
+}
+
+/** How long a run takes to read its history from SQLite, before and after a compaction. */
+async function loadTimes(turns: number): Promise<string[]> {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-bench-compaction-"))
+  try {
+    const session = buildSession(turns)
+    const sessionID = session[0]!.info.sessionID
+    const plain = new SqliteStorage(path.join(directory, "plain.sqlite"))
+    const compactedStore = new SqliteStorage(path.join(directory, "compacted.sqlite"))
+    await fill(plain, session)
+    await fill(compactedStore, compacted(session))
+    const full = await time(() => loadHistory(plain, sessionID))
+    const fromCompaction = await time(() => loadHistory(compactedStore, sessionID))
+    await plain.close()
+    await compactedStore.close()
+    return [
+      turns.toLocaleString("en-US"),
+      (session.length + 2).toLocaleString("en-US"),
+      format(full),
+      format(fromCompaction),
+      `${(full / fromCompaction).toFixed(0)}x`,
+    ]
+  } finally {
+    fs.rmSync(directory, { recursive: true, force: true })
+  }
+}
+
 const format = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms.toFixed(0))
 
 export async function runCompactionBench() {
@@ -180,4 +224,9 @@ export async function runCompactionBench() {
   console.log(
     `Targets: prune selection under ${PRUNE_TARGET_MS} ms; a compacted build close to 1x of retained only.`,
   )
+
+  console.log(
+    `\nCompaction: reading a run's history from SQLite (a file, WAL), median of ${RUNS} rounds, ms. Uncompacted: the newest ${HISTORY_PAGE} messages, then all; compacted: the newest ${HISTORY_PAGE} only`,
+  )
+  printTable(["turns", "messages", "load, uncompacted", "load, compacted", "saved"], [await loadTimes(5_000)])
 }

@@ -20,6 +20,7 @@ import type { Model } from "../provider/provider.js"
 import { callSettings } from "./call-settings.js"
 import { createCompactionTasks } from "./compaction-task.js"
 import { generateTitle } from "./generate-title.js"
+import { loadHistory } from "./load-history.js"
 import type { LoopDeps } from "./loop-deps.js"
 import { MissingProviderError, NoUserMessageError } from "./loop-errors.js"
 import { type CallResult, createModelCall } from "./model-call.js"
@@ -128,7 +129,7 @@ export function createLoop(deps: LoopDeps) {
   }
 
   async function execute(sessionID: string, run: RunState): Promise<WithParts> {
-    const history = await deps.storage.listMessages(sessionID)
+    const history = await loadHistory(deps.storage, sessionID)
     if (run.compact) {
       const latest = history.findLast((message) => message.info.role === "user" && !compactionPart(message))
         ?.info as User | undefined

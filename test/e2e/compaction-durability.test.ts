@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { Agent, createRuntime, InvalidInputError, type MessageV2, type Runtime } from "../../src/index.js"
+import {
+  Agent,
+  createRuntime,
+  InvalidInputError,
+  MemoryStorage,
+  type MessageQuery,
+  type MessageV2,
+  type Runtime,
+} from "../../src/index.js"
+import { HISTORY_PAGE } from "../../src/session/load-history.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createTestRuntime, say, type Turn, testModelInfo } from "../../src/testing/index.js"
 
@@ -191,5 +200,43 @@ describe("compaction and the loop", () => {
   it("rejects malformed compaction options", () => {
     expect(() => createRuntime({ compaction: { tailTurns: -1 } })).toThrow(InvalidInputError)
     expect(() => createRuntime({ compaction: { everything: true } as never })).toThrow(InvalidInputError)
+  })
+
+  it("starts a run from the latest compaction when the newest page holds it, else from the start", async () => {
+    class CountingStorage extends MemoryStorage {
+      readonly loads: (number | "all")[] = []
+      override async listMessages(sessionID: string, query?: MessageQuery) {
+        const messages = await super.listMessages(sessionID, query)
+        this.loads.push(query?.limit === undefined ? "all" : messages.length)
+        return messages
+      }
+    }
+    const storage = new CountingStorage()
+    const { runtime, model } = createTestRuntime({
+      storage,
+      compaction: { tailTurns: 1 },
+      turns: [[say.text("ALPHA answer")], [say.text("SUMMARY-ONE")], [say.text("BRAVO answer")]],
+    })
+    const session = await runtime.session.create({ title: "Fixed title" })
+    const note = (text: string) =>
+      runtime.session.prompt({ sessionID: session.id, noReply: true, parts: [{ type: "text", text }] })
+    for (let index = 0; index < HISTORY_PAGE + 20; index++) await note(`OLD-NOTE ${index}`)
+    const ask = (text: string) =>
+      runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text }] })
+
+    storage.loads.length = 0
+    await ask("ALPHA question")
+    // No compaction yet: the page did not hold one, so the whole session was read.
+    expect(storage.loads.filter((load) => load !== 1)).toEqual([HISTORY_PAGE, "all"])
+
+    await runtime.session.compact({ sessionID: session.id })
+    storage.loads.length = 0
+    const answer = await ask("BRAVO question")
+    expect(textOf(answer)).toBe("BRAVO answer")
+    expect(storage.loads.filter((load) => load !== 1)).toEqual([HISTORY_PAGE])
+    const prompt = JSON.stringify(model.calls[2]?.prompt)
+    expect(prompt).toContain("SUMMARY-ONE")
+    expect(prompt).toContain("ALPHA answer")
+    expect(prompt).not.toContain("OLD-NOTE")
   })
 })
