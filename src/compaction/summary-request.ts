@@ -1,7 +1,8 @@
 import type { ModelMessage } from "ai"
 import type { WithParts } from "../message/info.js"
-import type { FilePart, Part } from "../message/part.js"
+import type { FilePart, Part, ToolPart } from "../message/part.js"
 import { INLINED_MIMES, type TargetModel, toModelMessages } from "../message/to-model-messages.js"
+import { CLEARED_OUTPUT, INTERRUPTED_OUTPUT } from "../message/tool-ui-part.js"
 import { SUMMARY_TOOL_OUTPUT_CHARS } from "./config.js"
 import { estimateMessage, estimateTokens } from "./estimate.js"
 
@@ -62,31 +63,45 @@ export async function buildSummaryRequest(input: {
 }
 
 function shrink(message: WithParts, level: SummaryLevel, protectedTools: ReadonlySet<string>): WithParts {
-  const limit = SUMMARY_TOOL_OUTPUT_CHARS
   const parts = message.parts.flatMap((part): Part[] => {
     switch (part.type) {
       case "file":
         if (message.info.role !== "user" || INLINED_MIMES.has(part.mime)) return [part]
         return [{ ...base(part), type: "text", text: attachedNote(part), synthetic: true }]
       case "text":
-        return level === "reduced" ? [{ ...part, text: cut(part.text, limit) }] : [part]
+        return level === "reduced" ? [{ ...part, text: cut(part.text, SUMMARY_TOOL_OUTPUT_CHARS) }] : [part]
       case "reasoning":
         return level === "reduced" ? [] : [part]
       case "tool": {
-        const state = part.state
-        if (state.status !== "completed" || state.time.compacted) return [part]
-        const notes = (state.attachments ?? []).map(attachedNote)
         const clear = level === "reduced" && !protectedTools.has(part.tool)
-        const output = [cut(state.output, limit), ...notes].join("\n")
-        const time = clear ? { ...state.time, compacted: state.time.end } : state.time
-        const { attachments: _, ...rest } = state
-        return [{ ...part, state: { ...rest, output, time } }]
+        return [{ ...base(part), type: "text", text: toolTranscript(part, clear), synthetic: true }]
       }
       default:
         return [part]
     }
   })
   return { info: message.info, parts }
+}
+
+/**
+ * A tool call as text. The summary call offers no tools, and some providers (Bedrock, older
+ * Anthropic API versions) reject tool calls and results in a request that defines none.
+ */
+function toolTranscript(part: ToolPart, clear: boolean): string {
+  const limit = SUMMARY_TOOL_OUTPUT_CHARS
+  const state = part.state
+  const call = `[Tool call: ${part.tool} ${cut(JSON.stringify(state.input), limit)}]`
+  switch (state.status) {
+    case "completed": {
+      const output = clear || state.time.compacted ? CLEARED_OUTPUT : cut(state.output, limit)
+      const notes = (state.attachments ?? []).map(attachedNote)
+      return [call, "[Tool result]", output, ...notes].join("\n")
+    }
+    case "error":
+      return [call, "[Tool error]", cut(state.error, limit)].join("\n")
+    default:
+      return [call, INTERRUPTED_OUTPUT].join("\n")
+  }
 }
 
 function base(part: Part) {

@@ -43,6 +43,13 @@ describe("buildSummaryRequest", () => {
     expect(request.messages.at(-1)).toMatchObject({ role: "user" })
     expect(textOf(request.messages.at(-1))).toContain("Summarise the conversation above")
     expect(request.omitted).toBe(0)
+    // Tool calls go as text: the summary call defines no tools for them to refer to.
+    const kinds = request.messages.flatMap((message) =>
+      typeof message.content === "string" ? ["text"] : message.content.map((content) => content.type),
+    )
+    expect(new Set(kinds)).toEqual(new Set(["text"]))
+    expect(request.messages.some((message) => message.role === "tool")).toBe(false)
+    expect(sent).toContain('[Tool call: read {\\"path\\":\\"a.ts\\"}]')
     // The history given is not changed.
     expect(tool.state.status === "completed" && tool.state.output).toHaveLength(5_000)
   })
