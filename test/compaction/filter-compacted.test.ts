@@ -76,14 +76,25 @@ describe("MessageV2.filterCompacted", () => {
     const request = h.compaction()
     const summary = h.assistant("first summary", { summary: true })
     const two = h.user("two")
-    const failedRequest = h.compaction()
-    const failed = h.assistant("", { summary: true, error: true })
+    h.compaction()
+    h.assistant("", { summary: true, error: true })
     const three = h.user("three")
     const unfinishedRequest = h.compaction()
     const unfinished = h.assistant("half a summ", { summary: true, finish: "" })
+    // The failed compaction is left out with its request; the unfinished one is the loop's to redo.
     expect(idsOf(MessageV2.filterCompacted(h.messages))).toEqual(
-      idsOf([request, summary, two, failedRequest, failed, three, unfinishedRequest, unfinished]),
+      idsOf([request, summary, two, three, unfinishedRequest, unfinished]),
     )
+  })
+
+  it("leaves out a failed compaction even with no completed one", () => {
+    const h = historyBuilder()
+    const one = h.user("one")
+    const answer = h.assistant("answer one")
+    h.compaction()
+    h.assistant("", { summary: true, error: true })
+    const two = h.user("two")
+    expect(idsOf(MessageV2.filterCompacted(h.messages))).toEqual(idsOf([one, answer, two]))
   })
 
   it("shows a message that arrived while the summary was written after the summary", () => {

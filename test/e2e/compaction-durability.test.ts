@@ -168,6 +168,43 @@ describe("compaction and the loop", () => {
     expect(stored.at(-1)?.info.id).toBe(answer!.info.id)
   })
 
+  it("stops on cancel during the summary; the next prompt compacts again", async () => {
+    const { runtime, model } = createTestRuntime({
+      compaction: { tailTurns: 0 },
+      turns: [
+        [say.text("ALPHA answer"), say.usage({ input: 170_000 })],
+        [say.delay(5_000), say.text("never")],
+        [say.text("SUMMARY-ONE")],
+        [say.text("CHARLIE answer")],
+      ],
+    })
+    const session = await runtime.session.create({ title: "Fixed title" })
+    const ask = (text: string) =>
+      runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text }] })
+    await ask("ALPHA question")
+    const summarising = new Promise<void>((resolve) =>
+      runtime.events.on("message.updated", (event) => {
+        if (event.properties.info.role === "assistant" && event.properties.info.summary) resolve()
+      }),
+    )
+    const cancelled = ask("BRAVO question")
+    await summarising
+    runtime.session.cancel(session.id)
+    const stopped = await cancelled
+    expect(stopped.info).toMatchObject({ summary: true, error: { name: "AbortedError" } })
+    expect(runtime.session.status(session.id)).toEqual({ type: "idle" })
+
+    // The aborted summary and its request are left out; the next prompt compacts again.
+    const answer = await ask("CHARLIE question")
+    expect(textOf(answer)).toBe("CHARLIE answer")
+    expect(model.calls).toHaveLength(4)
+    expect(JSON.stringify(model.calls[2]?.prompt)).not.toContain("What did we do so far?")
+    const last = JSON.stringify(model.calls[3]?.prompt)
+    expect(last).toContain("SUMMARY-ONE")
+    expect(last).toContain("CHARLIE question")
+    expect(last).not.toContain("ALPHA answer")
+  })
+
   it("keeps one turn less when the tail would keep everything, and continues with a note", async () => {
     const { runtime, model } = createTestRuntime({
       turns: [
