@@ -92,8 +92,10 @@ for (const info of await reopened.session.list()) {
     console.log(`    ${message.role}: ${text}`)
   }
 }
+// An ID that differs from the fork's in its last character, so no such session exists.
+const missing = fork.id.slice(0, -1) + (fork.id.endsWith("0") ? "1" : "0")
 try {
-  await reopened.session.get(fork.id.replace(/.$/, "0"))
+  await reopened.session.get(missing)
 } catch (error) {
   if (NotFoundError.isInstance(error)) console.log(`Typed error: ${error.name} for ${error.data.id}`)
 }
