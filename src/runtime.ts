@@ -266,6 +266,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       cancel: loop.cancel,
       status: loop.status,
       compact: loop.compact,
+      async remove(sessionID: string): Promise<void> {
+        // A loop still running would write into a session that no longer exists.
+        const tree = [sessionID]
+        for (let index = 0; index < tree.length; index++)
+          tree.push(...(await sessions.children(tree[index]!)).map((child) => child.id))
+        await loop.stop(tree)
+        await sessions.remove(sessionID)
+      },
     },
     permission: { ask: permission.ask, list: permission.list, reply: permission.reply },
     question: { ask: question.ask, list: question.list, reply: question.reply, reject: question.reject },

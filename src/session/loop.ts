@@ -269,6 +269,15 @@ export function createLoop(deps: LoopDeps) {
     cancel(sessionID: string): void {
       runs.get(sessionID)?.abort.abort()
     },
+    /** Cancels the loops of these sessions and waits until they have stopped writing. */
+    async stop(sessionIDs: readonly string[]): Promise<void> {
+      const stopping = sessionIDs.flatMap((sessionID) => {
+        const run = runs.get(sessionID)
+        run?.abort.abort()
+        return run ? [run.done] : []
+      })
+      await Promise.allSettled(stopping)
+    },
     status: deps.status.get,
     /** Cancels every loop and title, and waits for them to settle. */
     async close(): Promise<void> {

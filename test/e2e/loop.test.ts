@@ -119,6 +119,34 @@ describe("runtime.session.prompt", () => {
     expect(runtime.session.status(session.id)).toEqual({ type: "idle" })
   })
 
+  it("stops a session's running loops, its children's too, before removing it", async () => {
+    const { runtime, session, ask, events } = await setup([
+      [say.text("Partial"), say.delay(3_600_000), say.text(" never")],
+      [say.text("Child partial"), say.delay(3_600_000)],
+    ])
+    const child = await runtime.session.create({ parentID: session.id, title: "Child" })
+    let deltas = 0
+    const streaming = new Promise<void>((resolve) =>
+      runtime.events.on("message.part.delta", () => {
+        if (++deltas === 2) resolve()
+      }),
+    )
+    const parent = ask("go")
+    // The first delta is the parent's; start the child only then, so each gets its own turn.
+    await new Promise<void>((resolve) => runtime.events.on("message.part.delta", () => resolve()))
+    const inChild = runtime.session.prompt({ sessionID: child.id, parts: [{ type: "text", text: "go" }] })
+    await streaming
+    await runtime.session.remove(session.id)
+    for (const answer of [await parent, await inChild])
+      expect(answer.info.role === "assistant" && answer.info.error?.name).toBe("AbortedError")
+    expect(runtime.session.status(session.id)).toEqual({ type: "idle" })
+    expect(runtime.session.status(child.id)).toEqual({ type: "idle" })
+    await expect(runtime.session.get(session.id)).rejects.toMatchObject({ name: "NotFoundError" })
+    // Nothing was written after the removal.
+    const deleted = events.findIndex((event) => event.type === "session.deleted")
+    expect(events.slice(deleted).map((event) => event.type)).toEqual(["session.deleted", "session.deleted"])
+  })
+
   it("stops at the agent's step limit with a last step that has no tools", async () => {
     const { model, ask } = await setup(
       [
