@@ -50,11 +50,14 @@ describe("SessionProcessor (property)", () => {
         fc.array(segment, { maxLength: 6 }),
         ending,
         fc.nat(12),
-        async (segments, end, abortAfter) => {
+        fc.constantFrom("once" as const, "reject" as const),
+        async (segments, end, abortAfter, reply) => {
           const steps = script(segments, end)
-          const setup = await turnSetup([
-            end === "throw-before" ? { throws: new Error("connection refused") } : steps,
-          ])
+          // Three identical calls ask the doom-loop question: someone must answer it.
+          const setup = await turnSetup(
+            [end === "throw-before" ? { throws: new Error("connection refused") } : steps],
+            { onPermission: async () => reply },
+          )
           const work = Tool.define("work", {
             description: "Does work in one of three ways",
             parameters: z.object({ mode: z.enum(["ok", "throw", "abort"]) }),
@@ -87,9 +90,27 @@ describe("SessionProcessor (property)", () => {
             expect(info.role === "assistant" && info.error?.name).toBe("AbortedError")
         },
       ),
-      // The timeout catches a hang; it is generous because a loaded 2-core machine stalls a run for
-      // over a second now and then (a run takes about 50 ms).
-      { numRuns: 150, timeout: 10_000 },
+      // A run takes about 50 ms; the timeout turns a hang into a counterexample.
+      {
+        numRuns: 150,
+        timeout: 2_000,
+        // Found by this property: three identical failing calls ask the doom-loop question while a
+        // text part is still open.
+        examples: (["once", "reject"] as const).map(
+          (reply): [Segment[], "finish", number, "once" | "reject"] => [
+            [
+              { kind: "tool", mode: "throw", called: true },
+              { kind: "tool", mode: "throw", called: true },
+              { kind: "tool", mode: "ok", called: false },
+              { kind: "tool", mode: "throw", called: true },
+              { kind: "text", deltas: [], closed: false },
+            ],
+            "finish",
+            0,
+            reply,
+          ],
+        ),
+      },
     )
   }, 60_000)
 })
