@@ -4,13 +4,12 @@ import path from "node:path"
 import { streamText } from "ai"
 import { MockLanguageModelV3 } from "ai/test"
 import { z } from "zod"
-import type { Assistant } from "../src/message/info.js"
 import { create as createProcessor, type ProcessorRuntime } from "../src/processor/processor.js"
 import { createRuntime } from "../src/runtime.js"
 import { MemoryStorage } from "../src/storage/memory.js"
 import type { Storage } from "../src/storage/port.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
-import type { StreamChunk } from "../src/testing/index.js"
+import { createBuilders, type StreamChunk } from "../src/testing/index.js"
 import { toAITools } from "../src/tool/ai-tools.js"
 import { type Context, define } from "../src/tool/tool.js"
 import { BENCH_MODEL as MODEL, median, printTable } from "./report.js"
@@ -140,28 +139,14 @@ async function processorTurn(
   const runtime = createRuntime({ storage })
   try {
     const session = await runtime.session.create()
-    const userID = await runtime.session.newMessageID(session.id)
-    await runtime.session.updateMessage({
-      id: userID,
-      sessionID: session.id,
-      role: "user",
-      time: { created: Date.now() },
-      agent: "build",
-      model: { providerID: MODEL.providerID, modelID: MODEL.id },
-    })
-    const assistant: Assistant = {
+    const build = createBuilders()
+    const model = { providerID: MODEL.providerID, modelID: MODEL.id }
+    const user = build.user(session.id, { id: await runtime.session.newMessageID(session.id), model })
+    await runtime.session.updateMessage(user)
+    const assistant = build.assistant(session.id, user.id, {
       id: await runtime.session.newMessageID(session.id),
-      sessionID: session.id,
-      role: "assistant",
-      time: { created: Date.now() },
-      parentID: userID,
-      agent: "build",
-      providerID: MODEL.providerID,
-      modelID: MODEL.id,
-      path: { cwd: "/bench", root: "/bench" },
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    }
+      ...model,
+    })
     await runtime.session.updateMessage(assistant)
     const processorRuntime: ProcessorRuntime =
       variant === "shipped"

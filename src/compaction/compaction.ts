@@ -12,5 +12,5 @@ export {
 } from "./config.js"
 export { estimateMessage, estimateTokens } from "./estimate.js"
 export { isOverflow, tailBudget, usable } from "./overflow.js"
-export { type PruneSelection, selectPrune } from "./prune.js"
+export { type CompletedToolPart, type PruneSelection, selectPrune } from "./prune.js"
 export { selectTail } from "./tail.js"

@@ -1,11 +1,14 @@
 import type { WithParts } from "../message/info.js"
-import type { ToolPart } from "../message/part.js"
+import type { ToolPart, ToolStateCompleted } from "../message/part.js"
 import { PRUNE_MINIMUM, PRUNE_PROTECT, PRUNE_PROTECTED_TOOLS } from "./config.js"
 import { estimateTokens } from "./estimate.js"
 
+/** A tool part whose call completed, with its output. */
+export type CompletedToolPart = ToolPart & { state: ToolStateCompleted }
+
 export type PruneSelection = {
   /** Completed tool parts whose output should be cleared, newest first. */
-  parts: ToolPart[]
+  parts: CompletedToolPart[]
   /** The estimated tokens clearing them frees. */
   tokens: number
 }
@@ -23,7 +26,7 @@ export function selectPrune(
   const protect = options.protect ?? PRUNE_PROTECT
   const minimum = options.minimum ?? PRUNE_MINIMUM
   const protectedTools = new Set(options.protectedTools ?? PRUNE_PROTECTED_TOOLS)
-  const parts: ToolPart[] = []
+  const parts: CompletedToolPart[] = []
   let total = 0
   let tokens = 0
   let turns = 0
@@ -40,7 +43,7 @@ export function selectPrune(
       total += estimate
       if (total > protect) {
         tokens += estimate
-        parts.push(part)
+        parts.push(part as CompletedToolPart)
       }
     }
   }

@@ -183,11 +183,10 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     const selection = selectPrune(history, { protectedTools: config.protectedTools })
     if (selection.parts.length === 0) return
     const now = Date.now()
-    const parts = selection.parts.flatMap((part) =>
-      part.state.status === "completed"
-        ? [{ ...part, state: { ...part.state, time: { ...part.state.time, compacted: now } } }]
-        : [],
-    )
+    const parts = selection.parts.map((part) => ({
+      ...part,
+      state: { ...part.state, time: { ...part.state.time, compacted: now } },
+    }))
     await deps.storage.write(parts.map((part) => ({ type: "part.put", part })))
     for (const part of parts) deps.bus.publish("message.part.updated", { sessionID, part })
   }

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { MessageV2, SessionProcessor, Tool } from "../../src/index.js"
-import { createTestRuntime, say } from "../../src/testing/index.js"
+import { createBuilders, createTestRuntime, say } from "../../src/testing/index.js"
 
 const weather = Tool.define("weather", {
   description: "Current weather for a city",
@@ -25,36 +25,22 @@ describe("unit-testing an agent with the testing kit", () => {
       ],
     })
     const session = await runtime.session.create()
+    const build = createBuilders()
     const userID = await runtime.session.newMessageID(session.id)
-    const user: MessageV2.User = {
-      id: userID,
-      sessionID: session.id,
-      role: "user",
-      time: { created: Date.now() },
-      agent: "build",
-      model: { providerID: "scripted", modelID: "scripted-model" },
-    }
-    await runtime.session.updateMessage(user)
-    await runtime.session.updatePart({
-      id: runtime.session.newPartID(userID),
-      sessionID: session.id,
-      messageID: userID,
-      type: "text",
-      text: "What's the weather in Lisbon?",
+    const ref = { providerID: "scripted", modelID: "scripted-model" }
+    await runtime.session.saveMessage({
+      info: build.user(session.id, { id: userID, model: ref }),
+      parts: [
+        {
+          ...build.text(session.id, userID, "What's the weather in Lisbon?"),
+          id: runtime.session.newPartID(userID),
+        },
+      ],
     })
-    const assistant: MessageV2.Assistant = {
+    const assistant = build.assistant(session.id, userID, {
       id: await runtime.session.newMessageID(session.id),
-      sessionID: session.id,
-      role: "assistant",
-      time: { created: Date.now() },
-      parentID: userID,
-      agent: "build",
-      providerID: "scripted",
-      modelID: "scripted-model",
-      path: { cwd: "/", root: "/" },
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    }
+      ...ref,
+    })
     await runtime.session.updateMessage(assistant)
 
     const defaultModel = runtime.provider!.defaultModel()

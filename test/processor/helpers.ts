@@ -2,13 +2,12 @@ import {
   createRuntime,
   type Event,
   MemoryStorage,
-  type MessageV2,
   type RuntimeOptions,
   SessionProcessor,
   type StorageWrite,
 } from "../../src/index.js"
 import type { ModelInfo } from "../../src/provider/model-info.js"
-import { scriptedModel, type Turn } from "../../src/testing/index.js"
+import { createBuilders, scriptedModel, type Turn } from "../../src/testing/index.js"
 
 export const modelInfo: ModelInfo = {
   providerID: "scripted",
@@ -34,28 +33,14 @@ export async function turnSetup(turns: Turn[], options: RuntimeOptions = {}) {
     events.push(event)
   })
   const session = await runtime.session.create()
-  const userID = await runtime.session.newMessageID(session.id)
-  await runtime.session.updateMessage({
-    id: userID,
-    sessionID: session.id,
-    role: "user",
-    time: { created: Date.now() },
-    agent: "build",
-    model: { providerID: modelInfo.providerID, modelID: modelInfo.id },
-  })
-  const assistant: MessageV2.Assistant = {
+  const build = createBuilders()
+  const model = { providerID: modelInfo.providerID, modelID: modelInfo.id }
+  const question = build.user(session.id, { id: await runtime.session.newMessageID(session.id), model })
+  await runtime.session.updateMessage(question)
+  const assistant = build.assistant(session.id, question.id, {
     id: await runtime.session.newMessageID(session.id),
-    sessionID: session.id,
-    role: "assistant",
-    time: { created: Date.now() },
-    parentID: userID,
-    agent: "build",
-    providerID: modelInfo.providerID,
-    modelID: modelInfo.id,
-    path: { cwd: "/work", root: "/work" },
-    cost: 0,
-    tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-  }
+    ...model,
+  })
   await runtime.session.updateMessage(assistant)
   const language = scriptedModel(turns)
   const abort = new AbortController()

@@ -4,6 +4,7 @@ import { createRuntime, type Event, type MessageV2, SessionProcessor } from "../
 import { toModelMessages } from "../../src/message/to-model-messages.js"
 import type { StreamInput } from "../../src/processor/processor.js"
 import type { ModelInfo } from "../../src/provider/model-info.js"
+import { createBuilders } from "../../src/testing/index.js"
 
 const FIXTURES = new URL("../fixtures/provider-streams/", import.meta.url)
 
@@ -74,25 +75,14 @@ export async function replaySession() {
     events.push(event)
   })
   const session = await runtime.session.create()
+  const build = createBuilders()
   let userID = ""
 
   async function user(text: string) {
     userID = await runtime.session.newMessageID(session.id)
-    await runtime.session.updateMessage({
-      id: userID,
-      sessionID: session.id,
-      role: "user",
-      time: { created: Date.now() },
-      agent: "build",
-      model: { providerID: "replay", modelID: "replay" },
-    })
-    await runtime.session.updatePart({
-      id: runtime.session.newPartID(userID),
-      sessionID: session.id,
-      messageID: userID,
-      type: "text",
-      text,
-    })
+    const info = build.user(session.id, { id: userID, model: { providerID: "replay", modelID: "replay" } })
+    const part = { ...build.text(session.id, userID, text), id: runtime.session.newPartID(userID) }
+    await runtime.session.saveMessage({ info, parts: [part] })
   }
 
   async function turn(input: {
@@ -101,19 +91,11 @@ export async function replaySession() {
     stream?: Omit<StreamInput, "messages">
   }) {
     const history = await runtime.session.messages(session.id)
-    const assistant: MessageV2.Assistant = {
+    const assistant = build.assistant(session.id, userID, {
       id: await runtime.session.newMessageID(session.id),
-      sessionID: session.id,
-      role: "assistant",
-      time: { created: Date.now() },
-      parentID: userID,
-      agent: "build",
       providerID: input.info.providerID,
       modelID: input.info.id,
-      path: { cwd: "/work", root: "/work" },
-      cost: 0,
-      tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
-    }
+    })
     await runtime.session.updateMessage(assistant)
     events.length = 0
     const processor = SessionProcessor.create({
