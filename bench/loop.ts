@@ -126,7 +126,7 @@ async function agentloop(steps: number, storage: Storage): Promise<RunResult> {
     const info = answer.info
     if (info.role !== "assistant" || info.finish !== "stop" || info.error)
       throw new Error(`agentloop ended with ${JSON.stringify(info)}`)
-    return result(ms, steps, probe, "agentloop")
+    return result(ms, steps, probe, "agentloop-sdk")
   } finally {
     await runtime.close()
   }

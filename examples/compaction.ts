@@ -4,8 +4,8 @@
  *
  *   npx tsx examples/compaction.ts
  */
-import { createProvider, createRuntime, MessageV2 } from "agentloop"
-import { say, scriptedModel, testModelInfo } from "agentloop/testing"
+import { createProvider, createRuntime, MessageV2 } from "agentloop-sdk"
+import { say, scriptedModel, testModelInfo } from "agentloop-sdk/testing"
 
 // A 30,000-token window with 4,000 reserved for the answer: compaction starts at 26,000 used.
 const info = { ...testModelInfo, limit: { context: 30_000, output: 4_000 } }

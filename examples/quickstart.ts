@@ -11,9 +11,9 @@ import { join } from "node:path"
 import { createAnthropic } from "@ai-sdk/anthropic"
 import { createOpenAI } from "@ai-sdk/openai"
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
-import { createProvider, createRuntime, Tool } from "agentloop"
-import { SqliteStorage } from "agentloop/storage/sqlite"
-import { say, scriptedModel } from "agentloop/testing"
+import { createProvider, createRuntime, MessageV2, Tool } from "agentloop-sdk"
+import { SqliteStorage } from "agentloop-sdk/storage/sqlite"
+import { say, scriptedModel } from "agentloop-sdk/testing"
 import type { LanguageModel } from "ai"
 import { z } from "zod"
 
@@ -31,9 +31,12 @@ const listFiles = Tool.define("list_files", {
   },
 })
 
+const { label, ...model } = chooseModel()
+console.log(`Model: ${label}\n`)
+
 const runtime = createRuntime({
   provider: createProvider({
-    models: [{ ...chooseModel() }],
+    models: [model],
     default: { providerID: "demo", modelID: "demo" },
   }),
   storage: new SqliteStorage(join(directory, "sessions.db")),
@@ -66,11 +69,14 @@ runtime.events.on("message.part.updated", (event) => {
 runtime.events.on("session.status", (event) => console.log(`\n[status] ${event.properties.status.type}`))
 
 const session = await runtime.session.create({ title: "Quickstart" })
-const answer = await runtime.session.prompt({
-  sessionID: session.id,
-  parts: [{ type: "text", text: "Look at the project and summarise the file I choose." }],
-})
-console.log(`\n\nFinal answer (${answer.info.role === "assistant" ? answer.info.finish : ""}):`)
+const prompt = "Look at the project and summarise the file I choose."
+console.log(`[user] ${prompt}\n`)
+// A failed turn (a wrong API key, a provider error) resolves with info.error set; throwIfFailed throws it.
+const answer = MessageV2.throwIfFailed(
+  await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: prompt }] }),
+)
+const answerText = answer.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("")
+console.log(`\n\nFinal answer (finish: ${answer.info.finish}):\n${answerText}`)
 
 console.log("\nStored session:")
 for (const { info, parts } of await runtime.session.messages(session.id)) {
@@ -92,6 +98,7 @@ rmSync(directory, { recursive: true, force: true })
 
 /** A real model when the environment names one, else a scripted one that plays the same story. */
 function chooseModel(): {
+  label: string
   providerID: string
   modelID: string
   language: LanguageModel
@@ -105,17 +112,33 @@ function chooseModel(): {
     cost: { input: 3, output: 15, cache: { read: 0.3, write: 3.75 } },
     capabilities: { reasoning: false, toolcall: true, attachment: false, temperature: true },
   }
-  const entry = (language: LanguageModel) => ({ providerID: "demo", modelID: "demo", language, info })
+  const entry = (language: LanguageModel, label: string) => ({
+    label,
+    providerID: "demo",
+    modelID: "demo",
+    language,
+    info,
+  })
   const env = process.env
-  if (env.ANTHROPIC_API_KEY) return entry(createAnthropic()(env.AGENTLOOP_MODEL ?? "claude-3-5-haiku-latest"))
-  if (env.OPENAI_API_KEY && !env.AGENTLOOP_BASE_URL)
-    return entry(createOpenAI()(env.AGENTLOOP_MODEL ?? "gpt-4o-mini"))
-  if (env.AGENTLOOP_BASE_URL)
-    return entry(
-      createOpenAICompatible({ name: "custom", baseURL: env.AGENTLOOP_BASE_URL, apiKey: env.OPENAI_API_KEY })(
-        env.AGENTLOOP_MODEL ?? "default",
-      ),
-    )
+  if (env.ANTHROPIC_API_KEY) {
+    const id = env.AGENTLOOP_MODEL ?? "claude-3-5-haiku-latest"
+    return entry(createAnthropic()(id), `Anthropic ${id} (ANTHROPIC_API_KEY is set)`)
+  }
+  if (env.OPENAI_API_KEY && !env.AGENTLOOP_BASE_URL) {
+    const id = env.AGENTLOOP_MODEL ?? "gpt-4o-mini"
+    return entry(createOpenAI()(id), `OpenAI ${id} (OPENAI_API_KEY is set)`)
+  }
+  if (env.AGENTLOOP_BASE_URL) {
+    const id = env.AGENTLOOP_MODEL ?? "default"
+    const provider = createOpenAICompatible({
+      name: "custom",
+      baseURL: env.AGENTLOOP_BASE_URL,
+      apiKey: env.OPENAI_API_KEY,
+    })
+    return entry(provider(id), `${id} at ${env.AGENTLOOP_BASE_URL}`)
+  }
+  const scripted =
+    "scripted: a fake model plays the agent's turns, offline (set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real one)"
   return entry(
     scriptedModel([
       [
@@ -145,5 +168,6 @@ function chooseModel(): {
         say.usage({ input: 1_500, output: 30 }),
       ],
     ]),
+    scripted,
   )
 }

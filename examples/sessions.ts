@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createRuntime, type MessageV2, NotFoundError } from "agentloop"
-import { SqliteStorage } from "agentloop/storage/sqlite"
+import { createRuntime, type MessageV2, NotFoundError } from "agentloop-sdk"
+import { SqliteStorage } from "agentloop-sdk/storage/sqlite"
 
 const directory = mkdtempSync(join(tmpdir(), "agentloop-demo-"))
 const file = join(directory, "sessions.db")

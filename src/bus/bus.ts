@@ -5,7 +5,11 @@ const ANY = Symbol("any")
 const CLOSE = Symbol("close")
 
 export type Unsubscribe = () => void
-export type Listener<E> = (event: E) => void | Promise<void>
+/**
+ * Called synchronously on publish. What it returns is ignored, except a promise, whose
+ * rejection goes to `onListenerError` like a throw: `(event) => process.stdout.write(...)` is fine.
+ */
+export type Listener<E> = (event: E) => unknown
 export type ListenerErrorHandler = (error: unknown, event: Event) => void
 
 export type StreamOptions = {

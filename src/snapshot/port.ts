@@ -1,6 +1,6 @@
 /**
  * Records the state of the working tree so that each step's file changes can be shown and
- * undone. The git adapter lives in `agentloop/snapshot/git`; a host can supply its own.
+ * undone. The git adapter lives in `agentloop-sdk/snapshot/git`; a host can supply its own.
  */
 export interface Snapshot {
   /** Records the current state; returns its hash, or undefined when nothing can be tracked. */

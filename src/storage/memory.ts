@@ -16,12 +16,12 @@ export class MemoryStorage implements Storage {
   readonly #sessions = new Map<string, StoredSession>()
   readonly #values = new Map<string, string>()
 
-  async getSession(sessionID: string) {
+  async getSession(sessionID: string): Promise<SessionInfo | undefined> {
     const session = this.#sessions.get(sessionID)
     return session ? (JSON.parse(session.json) as SessionInfo) : undefined
   }
 
-  async listSessions(query: SessionQuery = {}) {
+  async listSessions(query: SessionQuery = {}): Promise<SessionInfo[]> {
     const ids = [...this.#sessions.keys()]
       .filter((id) => query.parentID === undefined || this.#sessions.get(id)!.parentID === query.parentID)
       .sort()
@@ -29,31 +29,31 @@ export class MemoryStorage implements Storage {
     return limited.map((id) => JSON.parse(this.#sessions.get(id)!.json) as SessionInfo)
   }
 
-  async getMessage(sessionID: string, messageID: string) {
+  async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
     const message = this.#session(sessionID).messages.get(messageID)
     return message ? withParts(message) : undefined
   }
 
-  async listMessages(sessionID: string, query: MessageQuery = {}) {
+  async listMessages(sessionID: string, query: MessageQuery = {}): Promise<WithParts[]> {
     const messages = this.#session(sessionID).messages
     const ids = [...messages.keys()].sort()
     const limited = query.limit === undefined ? ids : ids.slice(Math.max(0, ids.length - query.limit))
     return limited.map((id) => withParts(messages.get(id)!))
   }
 
-  async getValue(key: string) {
+  async getValue(key: string): Promise<unknown> {
     const json = this.#values.get(key)
-    return json === undefined ? undefined : JSON.parse(json)
+    return json === undefined ? undefined : (JSON.parse(json) as unknown)
   }
 
-  async listValues(prefix: string) {
+  async listValues(prefix: string): Promise<{ key: string; value: unknown }[]> {
     return [...this.#values.keys()]
       .filter((key) => key.startsWith(prefix))
       .sort()
       .map((key) => ({ key, value: JSON.parse(this.#values.get(key)!) as unknown }))
   }
 
-  async write(writes: readonly StorageWrite[]) {
+  async write(writes: readonly StorageWrite[]): Promise<void> {
     const valid = validateWrites(writes)
     const undo: Undo[] = []
     try {
@@ -64,7 +64,7 @@ export class MemoryStorage implements Storage {
     }
   }
 
-  async close() {}
+  async close(): Promise<void> {}
 
   #session(sessionID: string): StoredSession {
     const session = this.#sessions.get(sessionID)

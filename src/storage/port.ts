@@ -33,7 +33,7 @@ export type MessageQuery = {
 
 /**
  * Where sessions, messages, parts and small side values live. The contract, checked by
- * `storageConformance` from `agentloop/testing`:
+ * `storageConformance` from `agentloop-sdk/testing`:
  *
  * - `write` is atomic: every change of the batch lands, in order, or none does.
  * - A write that refers to a session or message that does not exist (a message whose session

@@ -1,5 +1,5 @@
 import type { ModelInfo } from "../provider/model-info.js"
-import { createProvider } from "../provider/provider.js"
+import { createProvider, type Provider } from "../provider/provider.js"
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.js"
 import { MemoryStorage } from "../storage/memory.js"
 import { say } from "./script.js"
@@ -34,7 +34,7 @@ export const testModelInfo: ModelInfo = {
  * agents: `const { runtime, model } = createTestRuntime({ turns: [[say.text("Hi")]] })`.
  */
 export function createTestRuntime(options: TestRuntimeOptions = {}): {
-  runtime: Runtime
+  runtime: Runtime & { provider: Provider }
   model: ScriptedModel
   small: ScriptedModel
 } {
@@ -54,5 +54,6 @@ export function createTestRuntime(options: TestRuntimeOptions = {}): {
     small: smallRef,
   })
   const runtime = createRuntime({ storage: new MemoryStorage(), ...runtimeOptions, provider })
-  return { runtime, model, small }
+  // The provider was given, so runtime.provider is always there.
+  return { runtime: runtime as Runtime & { provider: Provider }, model, small }
 }

@@ -18,12 +18,16 @@ const run = (file: string) =>
 describe("examples", () => {
   it("quickstart (npm run demo): tool with permission, question, answer, stored in SQLite", async () => {
     const stdout = await run("examples/quickstart.ts")
+    expect(stdout).toMatch(/^Model: scripted: a fake model plays the agent's turns/)
     expect(stdout).toContain("Let me look at the project files first.")
     expect(stdout).toContain("[permission] list . -> allowed once")
     expect(stdout).toContain("[tool] list_files completed")
     expect(stdout).toContain("[question] Which file should I summarise? -> README.md")
     expect(stdout).toContain("README.md says this is a tiny demo project")
     expect(stdout).toContain("- assistant: step-start, tool:question, step-finish")
+    expect(stdout).toContain(
+      "Final answer (finish: stop):\nREADME.md says this is a tiny demo project made for the agentloop quickstart.",
+    )
     expect(stdout).toContain("Cost: $0.014100, tokens in/out: 4050/130")
   }, 30_000)
 

@@ -1,4 +1,4 @@
-// The example of docs/testing.md, kept here so the docs stay true.
+// The example of docs/testing.md runs here, so the docs stay true; the consumer check compiles it.
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { MessageV2, SessionProcessor, Tool } from "../../src/index.js"
@@ -13,7 +13,33 @@ const weather = Tool.define("weather", {
 })
 
 describe("unit-testing an agent with the testing kit", () => {
-  it("calls the weather tool and stores its result", async () => {
+  it("answers with what the weather tool found", async () => {
+    const { runtime, model } = createTestRuntime({
+      tools: [weather],
+      turns: [
+        [say.toolCall("weather", { city: "Lisbon" }), say.usage({ input: 1_000, output: 50 })],
+        [say.text("21°C and sunny in Lisbon."), say.usage({ input: 1_100, output: 10 })],
+      ],
+    })
+    const session = await runtime.session.create()
+    const answer = MessageV2.throwIfFailed(
+      await runtime.session.prompt({
+        sessionID: session.id,
+        parts: [{ type: "text", text: "What's the weather in Lisbon?" }],
+      }),
+    )
+
+    expect(answer.parts.filter((part) => part.type === "text").map((part) => part.text)).toEqual([
+      "21°C and sunny in Lisbon.",
+    ])
+    expect(answer.info.cost).toBe(0.00345)
+    expect(JSON.stringify(model.calls[1]?.prompt)).toContain("Lisbon: 21°C, sunny")
+    const stored = (await runtime.session.messages(session.id)).flatMap((message) => message.parts)
+    expect(stored.find((part) => part.type === "tool")?.state).toMatchObject({ status: "completed" })
+    await runtime.close()
+  })
+
+  it("processes one model call with SessionProcessor", async () => {
     const { runtime, model } = createTestRuntime({
       tools: [weather],
       turns: [
@@ -43,7 +69,7 @@ describe("unit-testing an agent with the testing kit", () => {
     })
     await runtime.session.updateMessage(assistant)
 
-    const defaultModel = runtime.provider!.defaultModel()
+    const defaultModel = runtime.provider.defaultModel()
     const processor = SessionProcessor.create({
       runtime,
       assistantMessage: assistant,

@@ -43,12 +43,12 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  async getSession(sessionID: string) {
+  async getSession(sessionID: string): Promise<SessionInfo | undefined> {
     const row = this.#get<{ data: string }>(SQL.getSession, sessionID)
     return row ? decodeJsonRow("session", sessionID, row.data) : undefined
   }
 
-  async listSessions(query: SessionQuery = {}) {
+  async listSessions(query: SessionQuery = {}): Promise<SessionInfo[]> {
     const limit = rowLimit(query.limit)
     const rows =
       query.parentID === undefined
@@ -57,7 +57,7 @@ export class SqliteStorage implements Storage {
     return rows.map((row): SessionInfo => decodeJsonRow("session", row.id, row.data))
   }
 
-  async getMessage(sessionID: string, messageID: string) {
+  async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
     const found = this.#read(() => {
       const message = this.#get<Row>(SQL.getMessage, sessionID, messageID)
       if (message) return { message, parts: this.#all<Row>(SQL.listMessageParts, sessionID, messageID) }
@@ -69,7 +69,7 @@ export class SqliteStorage implements Storage {
     return { info, parts: found.parts.map((row) => decodeJsonRow("part", row.id, row.data)) }
   }
 
-  async listMessages(sessionID: string, query: MessageQuery = {}) {
+  async listMessages(sessionID: string, query: MessageQuery = {}): Promise<WithParts[]> {
     const { messages, parts } = this.#read(() => {
       const messages =
         query.limit === undefined
@@ -89,12 +89,12 @@ export class SqliteStorage implements Storage {
     return assemble(messages, parts)
   }
 
-  async getValue(key: string) {
+  async getValue(key: string): Promise<unknown> {
     const row = this.#get<{ value: string }>(SQL.getValue, key)
     return row ? decodeValue(key, row.value) : undefined
   }
 
-  async listValues(prefix: string) {
+  async listValues(prefix: string): Promise<{ key: string; value: unknown }[]> {
     const end = prefixEnd(prefix)
     const rows =
       end === undefined
@@ -107,7 +107,7 @@ export class SqliteStorage implements Storage {
     return rows.map((row) => ({ key: row.key, value: decodeValue(row.key, row.value) }))
   }
 
-  async write(writes: readonly StorageWrite[]) {
+  async write(writes: readonly StorageWrite[]): Promise<void> {
     const valid = validateWrites(writes)
     this.#run(SQL.beginWrite)
     try {
@@ -119,7 +119,7 @@ export class SqliteStorage implements Storage {
     }
   }
 
-  async close() {
+  async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     this.#statements.clear()
