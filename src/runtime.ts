@@ -1,6 +1,7 @@
 import { z } from "zod"
 import type { Info as AgentInfo } from "./agent/info.js"
 import { defaultAgent, resolveAgents } from "./agent/resolve.js"
+import { TimeoutMs } from "./ask/timeout.js"
 import { type Bus, createBus, type Events } from "./bus/bus.js"
 import type { Event } from "./bus/catalog.js"
 import { CompactionConfig, type CompactionConfigInput } from "./compaction/config.js"
@@ -45,6 +46,11 @@ export type RuntimeOptions = {
   /** Retries of failed model calls: attempts (default 8) and the longest wait (default 5 minutes). */
   retry?: RetryOptionsInput
   /**
+   * How long a model stream may send nothing, while no tool runs, before the attempt fails as
+   * retryable (and is retried). Default 5 minutes; at most 2^31-1 ms.
+   */
+  streamIdleTimeoutMs?: number
+  /**
    * Summary compaction and pruning: `auto` (default true), `prune` (default false), `reserved`,
    * `tailTurns` (default 2), `preserveRecentTokens`, `protectedTools`. See docs/compaction.md.
    */
@@ -61,7 +67,7 @@ export type RuntimeOptions = {
   onPermission?: PermissionHandler
   /** Answers questions. Without it, answers come from runtime.question.reply. */
   onQuestion?: QuestionHandler
-  /** How long a permission request or question waits for an answer. Default: no limit. */
+  /** How long a permission request or question waits for an answer, in ms. Default (or Infinity): no limit. */
   askTimeoutMs?: number
   /**
    * For headless hosts without a handler: permission requests that would wait for a human
@@ -101,6 +107,8 @@ const Options = z.strictObject({
     .optional(),
   instructions: z.array(z.string()).optional(),
   retry: RetryOptions.optional(),
+  // setTimeout fires at once beyond 2^31-1 ms
+  streamIdleTimeoutMs: z.number().int().positive().max(2_147_483_647).optional(),
   compaction: CompactionConfig.optional(),
   git: z.boolean().optional(),
   hooks: z
@@ -158,7 +166,7 @@ const Options = z.strictObject({
   directory: z.string().min(1).optional(),
   onPermission: z.custom<PermissionHandler>(isFunction, { message: "expected a function" }).optional(),
   onQuestion: z.custom<QuestionHandler>(isFunction, { message: "expected a function" }).optional(),
-  askTimeoutMs: z.number().int().positive().optional(),
+  askTimeoutMs: TimeoutMs.optional(),
   nonInteractive: z.enum(["deny", "allow"]).optional(),
   approvalScope: z.enum(["session", "runtime"]).optional(),
   onListenerError: z
@@ -206,8 +214,14 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const bus: Bus = createBus(parsed.onListenerError ? { onListenerError: parsed.onListenerError } : {})
   const ids = createGenerator()
   let closed: Promise<void> | undefined
+  let storageClosed = false
+  // Callers are refused as soon as close() starts; the loops it stops still write their
+  // endings (aborted message, interrupted tools) until storage closes.
   const assertOpen = () => {
     if (closed) throw new RuntimeClosedError({ message: "The runtime is closed" })
+  }
+  const assertStorageOpen = () => {
+    if (storageClosed) throw new RuntimeClosedError({ message: "The runtime is closed" })
   }
   const ask = {
     storage,
@@ -218,26 +232,45 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     nonInteractive: parsed.nonInteractive,
   }
 
-  const sessions = createSessionService({
-    storage,
-    bus,
-    ids,
-    directory: parsed.directory ?? process.cwd(),
-    assertOpen,
-  })
+  const sessionDeps = { storage, bus, ids, directory: parsed.directory ?? process.cwd(), assertOpen }
+  const sessions = createSessionService({ ...sessionDeps, beforeRead: (id) => loop.repairIfIdle(id) })
+  // A reply to a request whose asking process stopped resumes that tool call (durable asks).
   const permission = createPermissionService({
     ...ask,
     onPermission: parsed.onPermission,
     approvalScope: parsed.approvalScope ?? "session",
+    onStoredReply: async (request, reply, message) => {
+      if (!request.tool) return
+      const { permission: name, patterns } = request
+      loop.resume(
+        { sessionID: request.sessionID, ...request.tool },
+        { type: "permission", permission: name, patterns, reply, message },
+      )
+    },
   })
-  const question = createQuestionService({ ...ask, onQuestion: parsed.onQuestion })
+  const question = createQuestionService({
+    ...ask,
+    onQuestion: parsed.onQuestion,
+    onStoredAnswer: async (request, answers) => {
+      if (request.tool)
+        loop.resume({ sessionID: request.sessionID, ...request.tool }, { type: "question", answers })
+    },
+  })
+  const asks = {
+    storedCalls: async (sessionID: string) =>
+      new Set([...(await permission.storedCalls(sessionID)), ...(await question.storedCalls(sessionID))]),
+    forgetStored: async (sessionID: string) => {
+      await permission.forgetStored(sessionID)
+      await question.forgetStored(sessionID)
+    },
+  }
   const agents = resolveAgents(parsed.agents as Record<string, Partial<AgentInfo>> | undefined)
   const defaultAgentName = defaultAgent(agents, parsed.defaultAgent).name
   const tools = createToolRegistry([createQuestionTool(question.ask), ...(parsed.tools ?? [])])
   const loop = createLoop({
     storage,
     bus,
-    session: sessions,
+    session: createSessionService({ ...sessionDeps, assertOpen: assertStorageOpen }),
     permission,
     provider: parsed.provider,
     agents,
@@ -246,6 +279,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     snapshot: parsed.snapshot,
     status: createStatusRegistry(bus),
     retry: RetryOptions.parse(parsed.retry ?? {}),
+    streamIdleTimeoutMs: parsed.streamIdleTimeoutMs,
+    asks,
     permissionRules: parsed.permission ?? [],
     instructions: parsed.instructions ?? [],
     git: parsed.git,
@@ -267,11 +302,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       status: loop.status,
       compact: loop.compact,
       async remove(sessionID: string): Promise<void> {
-        // A loop still running would write into a session that no longer exists.
-        const tree = [sessionID]
-        for (let index = 0; index < tree.length; index++)
-          tree.push(...(await sessions.children(tree[index]!)).map((child) => child.id))
-        await loop.stop(tree)
+        // A loop still running would write into a session that no longer exists. A Set, so that
+        // parent links that loop (stored before cycles were refused) end the walk.
+        const tree = new Set([sessionID])
+        for (const id of tree) for (const child of await sessions.children(id)) tree.add(child.id)
+        await loop.stop([...tree])
         await sessions.remove(sessionID)
       },
     },
@@ -285,6 +320,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
           await permission.close()
           await question.close()
         } finally {
+          storageClosed = true
           bus.close()
           await storage.close()
         }

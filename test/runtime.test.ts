@@ -61,6 +61,23 @@ describe("createRuntime", () => {
     expect((error as InvalidInputError).data.issues[0]?.path).toBe("storage")
   })
 
+  it("refuses an askTimeoutMs that is not a positive whole number of milliseconds or Infinity", () => {
+    for (const askTimeoutMs of [0, -1, 2.5, Number.NaN, Number.NEGATIVE_INFINITY, 2 ** 53]) {
+      const error = (() => {
+        try {
+          createRuntime({ askTimeoutMs })
+        } catch (caught) {
+          return caught
+        }
+      })()
+      expect(InvalidInputError.isInstance(error), String(askTimeoutMs)).toBe(true)
+      expect((error as InvalidInputError).data.issues.map((issue) => issue.path)).toEqual(["askTimeoutMs"])
+      expect((error as InvalidInputError).message).toContain(String(Number.MAX_SAFE_INTEGER))
+    }
+    expect(() => createRuntime({ askTimeoutMs: 2 ** 31 })).not.toThrow()
+    expect(() => createRuntime({ askTimeoutMs: Number.POSITIVE_INFINITY })).not.toThrow()
+  })
+
   it("uses memory storage and the working directory by default", async () => {
     const runtime = createRuntime()
     const session = await runtime.session.create()

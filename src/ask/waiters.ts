@@ -1,3 +1,5 @@
+import { startTimeout } from "./timeout.js"
+
 type Request = { id: string; sessionID: string }
 
 export type Waiter<R extends Request, A> = {
@@ -7,7 +9,7 @@ export type Waiter<R extends Request, A> = {
 }
 
 export type WaitOptions = {
-  /** Ends the wait with `onExpire` after this long. */
+  /** Ends the wait with `onExpire` after this long; Infinity or none means no limit. */
   timeoutMs?: number | undefined
   /** Ends the wait with `onAbort` when aborted (the tool call was cancelled). */
   signal?: AbortSignal | undefined
@@ -30,8 +32,8 @@ export function createWaiters<R extends Request, A>() {
     add(request: R, options: WaitOptions): { answer: Promise<A>; settled: AbortSignal } {
       const settled = new AbortController()
       const answer = new Promise<A>((resolve, reject) => {
-        const timer =
-          options.timeoutMs === undefined ? undefined : setTimeout(options.onExpire, options.timeoutMs)
+        const stopTimer =
+          options.timeoutMs === undefined ? undefined : startTimeout(options.timeoutMs, options.onExpire)
         const onAbort = options.onAbort
         options.signal?.addEventListener("abort", onAbort, { once: true })
         waiting.set(request.id, {
@@ -39,7 +41,7 @@ export function createWaiters<R extends Request, A>() {
           resolve,
           reject,
           cleanup() {
-            if (timer !== undefined) clearTimeout(timer)
+            stopTimer?.()
             options.signal?.removeEventListener("abort", onAbort)
             settled.abort()
           },

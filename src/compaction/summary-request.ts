@@ -1,10 +1,11 @@
 import type { ModelMessage } from "ai"
 import type { WithParts } from "../message/info.js"
-import type { FilePart, Part, ToolPart } from "../message/part.js"
-import { INLINED_MIMES, type TargetModel, toModelMessages } from "../message/to-model-messages.js"
+import type { Part, ToolPart } from "../message/part.js"
+import { type TargetModel, toModelMessages } from "../message/to-model-messages.js"
 import { CLEARED_OUTPUT, INTERRUPTED_OUTPUT } from "../message/tool-ui-part.js"
 import { SUMMARY_TOOL_OUTPUT_CHARS } from "./config.js"
 import { estimateMessage, estimateTokens } from "./estimate.js"
+import { asNote, attachedNote, isMedia } from "./media.js"
 
 /**
  * How hard a summary request squeezes the history: "normal" cuts tool outputs and turns media
@@ -66,8 +67,7 @@ function shrink(message: WithParts, level: SummaryLevel, protectedTools: Readonl
   const parts = message.parts.flatMap((part): Part[] => {
     switch (part.type) {
       case "file":
-        if (message.info.role !== "user" || INLINED_MIMES.has(part.mime)) return [part]
-        return [{ ...base(part), type: "text", text: attachedNote(part), synthetic: true }]
+        return message.info.role === "user" && isMedia(part) ? [asNote(part)] : [part]
       case "text":
         return level === "reduced" ? [{ ...part, text: cut(part.text, SUMMARY_TOOL_OUTPUT_CHARS) }] : [part]
       case "reasoning":
@@ -106,10 +106,6 @@ function toolTranscript(part: ToolPart, clear: boolean): string {
 
 function base(part: Part) {
   return { id: part.id, sessionID: part.sessionID, messageID: part.messageID }
-}
-
-function attachedNote(file: FilePart): string {
-  return `[Attached ${file.mime}: ${file.filename ?? "file"}]`
 }
 
 function cut(text: string, limit: number): string {

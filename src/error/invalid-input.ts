@@ -1,5 +1,9 @@
 import { z } from "zod"
 import { NamedError } from "./named-error.js"
+import { quote, truncate } from "./quote.js"
+
+// Room for the longest message a schema writes itself; what is longer is quoting its input.
+const MESSAGE_LIMIT = 300
 
 const Issue = z.object({ path: z.string(), message: z.string() })
 const InvalidInputData = z.object({ message: z.string(), issues: z.array(Issue) })
@@ -10,13 +14,24 @@ export class InvalidInputError extends NamedError<"InvalidInputError", z.infer<t
   static readonly Schema = z.object({ name: z.literal("InvalidInputError"), data: InvalidInputData })
 
   static fromZod(what: string, error: z.ZodError): InvalidInputError {
-    const issues = error.issues.map((issue) => ({
-      path: issue.path.map(String).join(".") || "(root)",
-      message: issue.message,
-    }))
+    const issues = issuesOf(error)
     const summary = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")
     return new InvalidInputError({ message: `Invalid ${what}: ${summary}`, issues }, { cause: error })
   }
+}
+
+/** A zod error's issues, each naming its field ("(root)" for the value itself). */
+export function issuesOf(error: z.ZodError): z.infer<typeof Issue>[] {
+  // Keys come from the input, and zod's messages quote unknown ones whole: cap them.
+  return error.issues.map((issue) => ({
+    path: issue.path.map((segment) => truncate(String(segment))).join(".") || "(root)",
+    message: truncate(
+      issue.code === "unrecognized_keys"
+        ? `Unrecognized key${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.map(quote).join(", ")}`
+        : issue.message,
+      MESSAGE_LIMIT,
+    ),
+  }))
 }
 
 /** Parses `value` with `schema`, turning a failure into an InvalidInputError about `what`. */

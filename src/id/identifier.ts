@@ -1,6 +1,8 @@
-import { decodeTime, encodeTime, incrementBase32, ulid } from "ulid"
+import { randomInt } from "node:crypto"
+import { decodeTime, encodeTime, ulid } from "ulid"
 import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
+import { quote } from "../error/quote.js"
 
 const prefixes = {
   session: "ses",
@@ -16,6 +18,12 @@ export type Prefix = (typeof prefixes)[Kind]
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 const BODY_LENGTH = 26
 const TIME_LENGTH = 10
+const RANDOM_LENGTH = BODY_LENGTH - TIME_LENGTH
+const RANDOM_SPACE = 32n ** BigInt(RANDOM_LENGTH)
+// An ID floored on another in its millisecond steps its random part up by 1 to 2^40, at random:
+// writers that floor on the same ID (two runtimes, two processes, calls without a generator)
+// must not all pick floor + 1. 2^80 / 2^40 leaves room for a trillion steps in one millisecond.
+const MAX_STEP = 2 ** 40
 // The first character of an ascending ULID is 0-7 (48-bit time), so a descending body,
 // being its base-32 complement, always starts with R-Z. That keeps the two kinds apart.
 const DESCENDING_FIRST = new Set(ALPHABET.slice(24))
@@ -87,10 +95,23 @@ function ascendingBody(time: number, floor: string | undefined): string {
   if (floor === undefined) return ulid(time)
   const floorTime = decodeTime(floor)
   if (time > floorTime) return ulid(time)
-  const random = floor.slice(TIME_LENGTH)
+  const random = decodeBase32(floor.slice(TIME_LENGTH)) + 1n + BigInt(randomInt(MAX_STEP))
   // 80 random bits exhausted within one millisecond: move to the next millisecond.
-  if (/^Z+$/.test(random)) return ulid(floorTime + 1)
-  return encodeTime(floorTime, TIME_LENGTH) + incrementBase32(random)
+  if (random >= RANDOM_SPACE) return ulid(floorTime + 1)
+  return encodeTime(floorTime, TIME_LENGTH) + encodeBase32(random, RANDOM_LENGTH)
+}
+
+function decodeBase32(text: string): bigint {
+  let value = 0n
+  for (const char of text) value = value * 32n + BigInt(ALPHABET.indexOf(char))
+  return value
+}
+
+function encodeBase32(value: bigint, length: number): string {
+  let out = ""
+  for (let rest = value, index = 0; index < length; index++, rest /= 32n)
+    out = ALPHABET[Number(rest % 32n)] + out
+  return out
 }
 
 function maxBody(a: string | undefined, b: string | undefined): string | undefined {
@@ -110,7 +131,7 @@ function bodyOf(id: string, field: string): string {
   const body = separator === -1 ? "" : id.slice(separator + 1)
   const prefix = separator === -1 ? "" : id.slice(0, separator)
   if (!(Object.values(prefixes) as string[]).includes(prefix) || !BODY.test(body)) {
-    const message = `expected an agentloop ID such as ses_01J…, got ${JSON.stringify(id)}`
+    const message = `expected an agentloop ID such as ses_01J…, got ${quote(id)}`
     throw new InvalidInputError({
       message: `Invalid ${field}: ${message}`,
       issues: [{ path: field, message }],

@@ -1,4 +1,5 @@
 import { InvalidInputError } from "../error/invalid-input.js"
+import { quote } from "../error/quote.js"
 import { isID, type Kind } from "./identifier.js"
 
 /**
@@ -7,6 +8,6 @@ import { isID, type Kind } from "./identifier.js"
  */
 export function parseID(field: string, kind: Kind, value: unknown): string {
   if (isID(kind, value)) return value
-  const message = `expected a ${kind} ID, got ${JSON.stringify(value)}`
+  const message = `expected a ${kind} ID, got ${quote(value)}`
   throw new InvalidInputError({ message: `Invalid ${field}: ${message}`, issues: [{ path: field, message }] })
 }

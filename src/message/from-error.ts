@@ -45,7 +45,9 @@ const RETRYABLE_STREAM_TYPES = new Set([
   "service_unavailable",
 ])
 const AUTH_STREAM_TYPES = new Set(["authentication_error", "permission_error"])
-const RETRYABLE_MESSAGE = /overloaded|rate limit|temporarily unavailable|try again later/i
+// "Request rate increased too quickly" is Alibaba's burst rate limit.
+const RETRYABLE_MESSAGE =
+  /overloaded|rate limit|rate increased too quickly|temporarily unavailable|try again later/i
 
 const CONNECTION_CODES = new Set([
   "ECONNRESET",
@@ -80,7 +82,9 @@ export function fromError(error: unknown, context: { providerID: string }): Assi
 function classify(error: unknown, providerID: string, depth: number): AssistantError {
   if (isNamedError(error)) {
     const stored = AssistantError.safeParse(error.toObject())
-    if (stored.success) return stored.data
+    // The package's own errors (a rejected question, a missing session) are no provider's: their
+    // `data` must not be read as a provider error body.
+    return stored.success ? stored.data : unknown(String(error))
   }
   if (isAbort(error)) {
     return new AbortedError({ message: messageOf(error) || "The operation was aborted" }).toObject()
@@ -101,7 +105,7 @@ function classify(error: unknown, providerID: string, depth: number): AssistantE
     const classified = fromStreamError(wrapped, providerID)
     if (classified) return classified
   }
-  if (error instanceof Error) return fromPlainError(error)
+  if (error instanceof Error) return fromPlainError(error, providerID)
   return fromStreamError(error, providerID) ?? unknown(stringify(error))
 }
 
@@ -110,6 +114,8 @@ function fromAPICallError(error: APICallError, providerID: string): AssistantErr
   const status = error.statusCode
   const text = `${message}\n${error.responseBody ?? ""}`
   const body = streamErrorOf(error.responseBody)
+  // Proxies relay the provider's own error as JSON inside the message, whatever status they answer.
+  const relayed = body ?? streamErrorOf(message)
   if (isContextOverflow(text, status) || body?.code === "context_length_exceeded") {
     return new ContextOverflowError({
       message,
@@ -123,14 +129,14 @@ function fromAPICallError(error: APICallError, providerID: string): AssistantErr
   return new APIError({
     message,
     ...(status !== undefined && { statusCode: status }),
-    isRetryable: error.isRetryable,
+    isRetryable: error.isRetryable || (relayed !== undefined && isTransient(relayed)),
     ...(error.responseHeaders !== undefined && { responseHeaders: error.responseHeaders }),
     ...(error.responseBody !== undefined && { responseBody: error.responseBody }),
     ...(error.url ? { metadata: { url: error.url } } : {}),
   }).toObject()
 }
 
-function fromPlainError(error: Error): AssistantError {
+function fromPlainError(error: Error, providerID: string): AssistantError {
   const code = connectionCode(error)
   if (code !== undefined) {
     const message = error.message.includes(code) ? error.message : `${error.message} (${code})`
@@ -140,6 +146,12 @@ function fromPlainError(error: Error): AssistantError {
     return new APIError({ message: error.message || "The request timed out", isRetryable: true }).toObject()
   }
   if (isContextOverflow(error.message)) return new ContextOverflowError({ message: error.message }).toObject()
+  // A provider error (typed, as JSON) that a client wrapped in a plain Error's message.
+  const relayed = streamErrorOf(error.message)
+  if (relayed?.type !== undefined || relayed?.code !== undefined) {
+    const classified = fromStreamError(error.message, providerID)
+    if (classified) return classified
+  }
   return unknown(String(error))
 }
 
@@ -160,18 +172,27 @@ function fromStreamError(value: unknown, providerID: string): AssistantError | u
   if (AUTH_STREAM_TYPES.has(error.type ?? "") || error.code === "invalid_api_key") {
     return new AuthError({ providerID, message }).toObject()
   }
-  const isRetryable =
+  return new APIError({ message, isRetryable: isTransient(error), responseBody: error.body }).toObject()
+}
+
+/** Whether a provider's error names a failure on its side that may pass: overload, rate limit, server error. */
+function isTransient(error: StreamError): boolean {
+  return (
     RETRYABLE_STREAM_TYPES.has(error.type ?? "") ||
     error.code === "server_error" ||
     (error.code?.includes("rate_limit") ?? false) ||
-    RETRYABLE_MESSAGE.test(message)
-  return new APIError({ message, isRetryable, responseBody: error.body }).toObject()
+    RETRYABLE_MESSAGE.test(error.message ?? "")
+  )
 }
 
-function streamErrorOf(value: unknown): StreamError | undefined {
-  const root = typeof value === "string" ? parseJson(value) : value
+function streamErrorOf(value: unknown, depth = 0): StreamError | undefined {
+  const root = typeof value === "string" ? jsonIn(value) : value
   if (!isRecord(root)) return undefined
   const raw = isRecord(root.error) ? root.error : root
+  // OpenAI's Responses stream can carry its whole error chunk, as JSON, in an error's message.
+  const nested =
+    typeof raw.message === "string" && depth < MAX_DEPTH ? streamErrorOf(raw.message, depth + 1) : undefined
+  if (nested) return nested
   const type = typeof raw.type === "string" && raw.type !== "error" ? raw.type : undefined
   const code =
     typeof raw.code === "string" ? raw.code : typeof raw.code === "number" ? String(raw.code) : undefined
@@ -227,6 +248,13 @@ function stringify(value: unknown): string {
     // Cycles and BigInts cannot be JSON; a readable fallback beats losing the error.
     return String(value)
   }
+}
+
+// Clients often put words around the provider's JSON body: `Bad Request: {"error":{...}}`.
+function jsonIn(text: string): unknown {
+  const start = text.indexOf("{")
+  const end = text.lastIndexOf("}")
+  return start === -1 || end < start ? undefined : parseJson(text.slice(start, end + 1))
 }
 
 function parseJson(text: string): unknown {

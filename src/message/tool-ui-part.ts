@@ -46,11 +46,30 @@ export function toToolUIPart(
       return { uiPart: { ...base, state: "output-available", output: content }, content }
     }
     case "error":
-      return { uiPart: { ...base, state: "output-error", errorText: state.error } }
+      return {
+        uiPart: { ...base, state: "output-error", errorText: withPartialOutput(state.error, state.metadata) },
+      }
     case "pending":
-    case "running":
       return { uiPart: { ...base, state: "output-error", errorText: INTERRUPTED_OUTPUT } }
+    case "running":
+      return {
+        uiPart: {
+          ...base,
+          state: "output-error",
+          errorText: withPartialOutput(INTERRUPTED_OUTPUT, state.metadata),
+        },
+      }
   }
+}
+
+/**
+ * What an interrupted call had already produced (a command's output so far, kept by the tool in
+ * `metadata.output`) goes to the model with the error: it is often what the model needs next.
+ */
+function withPartialOutput(error: string, metadata: Record<string, unknown> | undefined): string {
+  const output = metadata?.output
+  if (typeof output !== "string" || output === "") return error
+  return `${error}\n\nOutput before the interruption:\n${output}`
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Storage } from "../storage/port.js"
-import { evaluate } from "./rules.js"
 import { Rule, type Ruleset } from "./schema.js"
+import { match } from "./wildcard.js"
 
 export type ApprovalScope = "session" | "runtime"
 
@@ -8,10 +8,13 @@ const PREFIX = "permission/approved/"
 const RUNTIME_SCOPE = "runtime"
 
 /**
- * "Always" answers, persisted as allow rules. With session scope an approval given in a
- * session covers that session and its descendants; with runtime scope it covers every
- * session in the storage. One value per approval, so concurrent answers never overwrite
- * each other.
+ * "Always" answers, persisted as allow rules and read back literally: an approval names the one
+ * permission its request asked (even "*" or "mcp_*" is that name, never a wildcard over
+ * permissions, or an "always" to a broad request would approve every tool), and the request's
+ * `always` patterns, which keep their wildcards over what the call touches. With session scope
+ * an approval given in a session covers that session and its descendants; with runtime scope it
+ * covers every session in the storage. One value per approval, so concurrent answers never
+ * overwrite each other.
  */
 export function createApprovals(storage: Storage, scope: ApprovalScope) {
   /** The scope keys whose approvals apply to a session: itself and its ancestors. */
@@ -40,10 +43,12 @@ export function createApprovals(storage: Storage, scope: ApprovalScope) {
   return {
     scopesOf,
 
-    /** Whether approvals cover `permission` for every one of `patterns`. */
+    /** Whether approvals of exactly `permission` cover every one of `patterns`. */
     async covers(sessionID: string, permission: string, patterns: readonly string[]): Promise<boolean> {
-      const approved = await rulesFor(sessionID)
-      return patterns.every((pattern) => evaluate(permission, pattern, approved).action === "allow")
+      const approved = (await rulesFor(sessionID)).filter(
+        (rule) => rule.permission === permission && rule.action === "allow",
+      )
+      return patterns.every((pattern) => approved.some((rule) => match(pattern, rule.pattern)))
     },
 
     /** The writes that record approvals for `patterns` given in `sessionID`. */

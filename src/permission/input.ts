@@ -1,10 +1,15 @@
 import { z } from "zod"
+import { TimeoutMs } from "../ask/timeout.js"
 import { schema as id } from "../id/identifier.js"
 import { Reply, Ruleset } from "./schema.js"
 
 export const AskInput = z.strictObject({
   sessionID: id("session"),
-  permission: z.string().min(1),
+  // A request names one permission; a wildcard here would turn an "always" into approval of all.
+  permission: z
+    .string()
+    .min(1)
+    .regex(/^[^*?]+$/, "a request's permission is a literal name, without * or ?"),
   /** What the call touches (a command, a path); each is checked against the rules. */
   patterns: z.array(z.string()).min(1),
   /** What an "always" answer approves from now on; often broader than `patterns`. */
@@ -13,8 +18,8 @@ export const AskInput = z.strictObject({
   tool: z.strictObject({ messageID: id("message"), callID: z.string().min(1) }).optional(),
   /** The configured rules for this call (agent, runtime and session rules, merged). */
   ruleset: Ruleset.default([]),
-  /** Overrides the runtime's askTimeoutMs for this request. */
-  timeoutMs: z.number().int().positive().optional(),
+  /** Overrides the runtime's askTimeoutMs for this request; Infinity waits without limit. */
+  timeoutMs: TimeoutMs.optional(),
   /** Withdraws the request when aborted (the tool call was cancelled). */
   signal: z.instanceof(AbortSignal).optional(),
 })

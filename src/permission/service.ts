@@ -23,6 +23,11 @@ export type PermissionHandler = (
 export type PermissionDeps = AskDeps & {
   onPermission?: PermissionHandler | undefined
   approvalScope: ApprovalScope
+  /**
+   * A reply to a tool's request that no caller of this runtime waits for: the process that asked
+   * stopped. The runtime resumes that tool call with the reply.
+   */
+  onStoredReply?: ((request: Request, reply: Reply, message: string | undefined) => Promise<void>) | undefined
 }
 
 export type PermissionService = ReturnType<typeof createPermissionService>
@@ -65,8 +70,9 @@ export function createPermissionService(deps: PermissionDeps) {
     const { answer, settled } = waiters.add(request, {
       timeoutMs,
       signal,
-      onExpire: () => void settle(request.id, "reject", RejectedError.timedOut(timeoutMs ?? 0)),
-      onAbort: () => void settle(request.id, "reject", RejectedError.aborted()),
+      // The caller is settled even when removing the stored request fails; it then stays listed.
+      onExpire: () => settle(request.id, "reject", RejectedError.timedOut(timeoutMs ?? 0)).catch(ignore),
+      onAbort: () => settle(request.id, "reject", RejectedError.aborted()).catch(ignore),
     })
     rulesOf.set(request.id, ruleset)
     bus.publish("permission.asked", request)
@@ -103,6 +109,12 @@ export function createPermissionService(deps: PermissionDeps) {
   }
 
   async function answerRequest(request: Request, reply: Reply, message?: string) {
+    const orphaned = !waiters.has(request.id) && request.tool !== undefined
+    await settleRequest(request, reply, message)
+    if (orphaned) await deps.onStoredReply?.(request, reply, message)
+  }
+
+  async function settleRequest(request: Request, reply: Reply, message?: string) {
     if (reply === "reject") {
       const error = () => (message ? CorrectedError.withFeedback(message) : RejectedError.byUser())
       await settleOrForget(request, "reject", error())
@@ -143,6 +155,19 @@ export function createPermissionService(deps: PermissionDeps) {
     return pending.list()
   }
 
+  /** Tool calls of this session whose request an earlier process stored and nobody answered yet. */
+  async function storedCalls(sessionID: string): Promise<string[]> {
+    return (await pendingOf(sessionID)).flatMap((request) =>
+      request.tool && !waiters.has(request.id) ? [request.tool.callID] : [],
+    )
+  }
+
+  /** Rejects what an earlier process left waiting in this session: a new run has moved past it. */
+  async function forgetStored(sessionID: string): Promise<void> {
+    for (const request of await pendingOf(sessionID))
+      if (!waiters.has(request.id)) await settleOrForget(request, "reject")
+  }
+
   async function reply(input: ReplyInput): Promise<void> {
     deps.assertOpen()
     const {
@@ -160,9 +185,11 @@ export function createPermissionService(deps: PermissionDeps) {
     for (const request of waiters.requests()) await settle(request.id, "reject", RejectedError.closed())
   }
 
-  return { ask, list, reply, close }
+  return { ask, list, reply, close, storedCalls, forgetStored }
 }
 
 function unique(rules: Rule[]): Rule[] {
   return [...new Set(rules)]
 }
+
+function ignore(): void {}

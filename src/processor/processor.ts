@@ -1,6 +1,6 @@
 import { type LanguageModel, type ModelMessage, streamText, type TextStreamPart, type ToolSet } from "ai"
 import { Decimal } from "decimal.js"
-import { AbortedError } from "../message/errors.js"
+import { AbortedError, APIError } from "../message/errors.js"
 import { fromError } from "../message/from-error.js"
 import type { Assistant } from "../message/info.js"
 import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
@@ -9,6 +9,7 @@ import type { Ruleset } from "../permission/schema.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
 import type { Runtime } from "../runtime.js"
+import { abortable } from "../session/abortable.js"
 import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../session/doom-loop.js"
 import type { Hooks } from "../session/hooks.js"
 import { getUsage } from "../session/usage.js"
@@ -17,6 +18,7 @@ import { type ToolHooks, toAITools } from "../tool/ai-tools.js"
 import type { Context, Info as ToolInfo } from "../tool/tool.js"
 import { closeUnfinished } from "./close.js"
 import { errorText, inputRecord, toolResult } from "./parts.js"
+import { StreamStalled, untilAborted } from "./read-stream.js"
 import { createWriteQueue } from "./write-queue.js"
 
 export type ProcessorRuntime = {
@@ -39,7 +41,17 @@ export type CreateInput = {
   turn?: ToolPart[]
   /** The runtime's `tool.before`, `tool.after` and `text.complete` hooks. */
   hooks?: Pick<Hooks, "tool.before" | "tool.after" | "text.complete">
+  /**
+   * How long the stream may send nothing, while no tool runs, before the call fails as a
+   * retryable APIError. Default 5 minutes (some reasoning models think that long in silence).
+   */
+  idleTimeoutMs?: number
+  /** How often streamed text is written while it grows, so a crash loses at most this much. Default 1 s. */
+  checkpointMs?: number
 }
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000
+export const DEFAULT_CHECKPOINT_MS = 1_000
 
 /** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */
 export type StreamInput = {
@@ -67,6 +79,9 @@ type Stream = TextStreamPart<ToolSet>
  */
 export function create(input: CreateInput) {
   const { runtime, model, abort, snapshot } = input
+  const idleTimeoutMs = input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
+  const checkpointMs = input.checkpointMs ?? DEFAULT_CHECKPOINT_MS
+  const checkpointed = new Map<string, number>()
   const message: Assistant = structuredClone(input.assistantMessage)
   const { sessionID, id: messageID } = message
   const texts = new Map<string, TextPart | ReasoningPart>()
@@ -93,6 +108,28 @@ export function create(input: CreateInput) {
       tools.set(callID, part)
     }
     return part
+  }
+
+  /**
+   * Deltas are not written (principle 5), so a crash would lose a part's whole streamed text:
+   * at most once per interval the text so far is written, which bounds the loss to the last
+   * interval's worth while the writes grow with time, not with the number of deltas.
+   */
+  function dueForCheckpoint(part: TextPart | ReasoningPart): boolean {
+    const now = Date.now()
+    if (now - (checkpointed.get(part.id) ?? part.time?.start ?? now) < checkpointMs) return false
+    checkpointed.set(part.id, now)
+    return true
+  }
+
+  function markRunning(part: ToolPart, input: unknown) {
+    part.state = {
+      status: "running",
+      input: inputRecord(input),
+      time: { start: Date.now() },
+      ...early.get(part.callID),
+    }
+    early.delete(part.callID)
   }
 
   function contextFor(streamInput: StreamInput) {
@@ -127,14 +164,24 @@ export function create(input: CreateInput) {
   }
 
   const toolHooks: ToolHooks = {
+    // Stored as running before the tool can ask anything: a permission request or question
+    // stored by a process that then stops must point at a call that a reply can resume.
+    start: async (tool, args, context) => {
+      const part = toolPart(context.callID, tool.id)
+      if (part.state.status === "running") return
+      markRunning(part, args)
+      await writePart(part)
+    },
     before: async (tool, args, context) => {
       await guardDoomLoop(tool.id, args, context)
       const output = { args }
-      await input.hooks?.["tool.before"]?.({ sessionID, tool: tool.id, callID: context.callID }, output)
+      const about = { sessionID, tool: tool.id, callID: context.callID, abort: context.abort }
+      await abortable(input.hooks?.["tool.before"]?.(about, output), context.abort)
       return output.args
     },
     after: async (tool, result, context) => {
-      await input.hooks?.["tool.after"]?.({ sessionID, tool: tool.id, callID: context.callID }, result)
+      const about = { sessionID, tool: tool.id, callID: context.callID, abort: context.abort }
+      await abortable(input.hooks?.["tool.after"]?.(about, result), context.abort)
       return result
     },
   }
@@ -189,19 +236,22 @@ export function create(input: CreateInput) {
           field: "text",
           delta: part.text,
         })
+        if (dueForCheckpoint(current)) await writePart(current)
         return
       }
       case "reasoning-end":
       case "text-end": {
         const current = texts.get(part.id)
         if (!current) return
-        texts.delete(part.id)
         current.text = current.text.trimEnd()
         if (current.type === "text" && input.hooks?.["text.complete"]) {
           const output = { text: current.text }
-          await input.hooks["text.complete"]({ sessionID, messageID, partID: current.id }, output)
+          const about = { sessionID, messageID, partID: current.id, abort }
+          // Until the hook is done the part stays open, so a cancel meanwhile still closes it.
+          await abortable(input.hooks["text.complete"](about, output), abort)
           current.text = output.text
         }
+        texts.delete(part.id)
         current.time = { start: current.time?.start ?? Date.now(), end: Date.now() }
         if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
         await writePart(current)
@@ -217,18 +267,14 @@ export function create(input: CreateInput) {
       }
       case "tool-call": {
         const current = toolPart(part.toolCallId, part.toolName)
-        current.state = {
-          status: "running",
-          input: inputRecord(part.input),
-          time: { start: Date.now() },
-          ...early.get(part.toolCallId),
-        }
-        early.delete(part.toolCallId)
+        // The tool may have started (and been stored as running) before its call reached us.
+        const started = current.state.status === "running"
+        if (!started) markRunning(current, part.input)
         // Provider data of the call (e.g. an item ID) must go back with it in the next request,
         // and a call the provider ran itself must not be sent back as ours.
         if (part.providerMetadata) current.metadata = part.providerMetadata
         if (part.providerExecuted) current.metadata = { ...current.metadata, providerExecuted: true }
-        await writePart(current)
+        if (!started || part.providerMetadata || part.providerExecuted) await writePart(current)
         return
       }
       case "tool-result": {
@@ -286,6 +332,9 @@ export function create(input: CreateInput) {
         message.error ??= abortedError()
         return
       case "error":
+        // The SDK reports a delta or end for a part whose start it never saw as an error part;
+        // one lost piece of text is no reason to end the turn and lose what follows.
+        if (isOrphanPartError(part.error)) return
         throw part.error
       default:
         // Other parts (start, finish, sources, files, raw, and whatever newer SDKs add) carry nothing we store.
@@ -313,8 +362,12 @@ export function create(input: CreateInput) {
         await writePart({ ...newPart(), type: "patch", hash: patch.hash, files: patch.files })
     }
     stepSnapshot = undefined
-    await writeMessage()
-    await queue.run(() => runtime.session.recordUsage(sessionID, usage))
+    await queue.run(() => runtime.session.recordUsage(sessionID, usage, structuredClone(message)))
+  }
+
+  function stallError(ms: number) {
+    const message = `The model stream stalled: nothing arrived for ${Math.round(ms / 1000)} s`
+    return new APIError({ message, isRetryable: true }).toObject()
   }
 
   function abortedError() {
@@ -328,6 +381,11 @@ export function create(input: CreateInput) {
     /** Runs one model call and stores everything it produced. */
     async process(streamInput: StreamInput): Promise<ProcessResult> {
       let overflow = false
+      // The call's own signal: the run's abort, or a stall, ends the provider's request. Not
+      // AbortSignal.any, whose listeners on the run's signal would pile up step after step.
+      const call = new AbortController()
+      const endCall = () => call.abort(abort.reason)
+      abort.addEventListener("abort", endCall, { once: true })
       try {
         const result = streamText({
           model: model.language,
@@ -342,24 +400,32 @@ export function create(input: CreateInput) {
             "providerOptions",
             "headers",
           ]),
-          abortSignal: abort,
+          abortSignal: call.signal,
           // Retries belong to the loop, which shows them as status and bounds them.
           maxRetries: 0,
           // Errors arrive as stream parts and are stored; the SDK need not log them too.
           onError: () => {},
         })
-        const parts = untilAborted(result.fullStream, abort)
+        const parts = untilAborted(result.fullStream, abort, {
+          ms: idleTimeoutMs,
+          busy: () => [...tools.values()].some((part) => part.state.status === "running"),
+        })
         try {
           for (let next = await parts.next(); !next.done; next = await parts.next()) await handle(next.value)
         } finally {
           parts.close()
         }
       } catch (error) {
+        if (error instanceof StreamStalled) call.abort()
         const classified = abort.aborted
           ? abortedError()
-          : fromError(error, { providerID: model.info.providerID })
+          : error instanceof StreamStalled
+            ? stallError(idleTimeoutMs)
+            : fromError(error, { providerID: model.info.providerID })
         if (classified.name === "ContextOverflowError") overflow = true
         else message.error = classified
+      } finally {
+        abort.removeEventListener("abort", endCall)
       }
       if (abort.aborted) message.error ??= abortedError()
       await closeUnfinished({ texts, tools, write: writePart })
@@ -372,29 +438,8 @@ export function create(input: CreateInput) {
   }
 }
 
-/**
- * Reads the stream until it ends or `signal` aborts. On abort the read in flight ends at once:
- * the SDK would otherwise wait for every running tool, and a tool that ignores its signal would
- * keep the session busy forever. One promise per read, no generator and no race: anything
- * slower lets the SDK's internal queue grow, and reading from a long queue gets slower and slower.
- */
-function untilAborted<T>(stream: AsyncIterable<T>, signal: AbortSignal) {
-  const iterator = stream[Symbol.asyncIterator]()
-  let settle: ((result: IteratorResult<T, undefined>) => void) | undefined
-  const onAbort = () => {
-    settle?.({ done: true, value: undefined })
-    void iterator.return?.()?.catch(() => undefined)
-  }
-  signal.addEventListener("abort", onAbort, { once: true })
-  return {
-    next: () =>
-      new Promise<IteratorResult<T, undefined>>((resolve, reject) => {
-        if (signal.aborted) return resolve({ done: true, value: undefined })
-        settle = resolve
-        iterator.next().then(resolve, reject)
-      }),
-    close: () => signal.removeEventListener("abort", onAbort),
-  }
+function isOrphanPartError(error: unknown): boolean {
+  return typeof error === "string" && /^(text|reasoning) part .+ not found$/.test(error)
 }
 
 function startOf(part: ToolPart): number {

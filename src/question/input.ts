@@ -1,5 +1,7 @@
 import { z } from "zod"
+import { TimeoutMs } from "../ask/timeout.js"
 import { InvalidInputError } from "../error/invalid-input.js"
+import { quote } from "../error/quote.js"
 import { schema as id } from "../id/identifier.js"
 import { Answer, Info } from "./schema.js"
 
@@ -7,8 +9,8 @@ export const AskInput = z.strictObject({
   sessionID: id("session"),
   questions: z.array(Info).min(1),
   tool: z.strictObject({ messageID: id("message"), callID: z.string().min(1) }).optional(),
-  /** Overrides the runtime's askTimeoutMs for this request. */
-  timeoutMs: z.number().int().positive().optional(),
+  /** Overrides the runtime's askTimeoutMs for this request; Infinity waits without limit. */
+  timeoutMs: TimeoutMs.optional(),
   /** Withdraws the question when aborted (the tool call was cancelled). */
   signal: z.instanceof(AbortSignal).optional(),
 })
@@ -42,7 +44,7 @@ export function checkAnswers(questions: readonly Info[], answers: readonly Answe
         if (!labels.has(choice))
           issues.push({
             path: `answers.${index}`,
-            message: `${JSON.stringify(choice)} is not an option of "${question.header}" (${[...labels].join(", ")})`,
+            message: `${quote(choice)} is not an option of "${question.header}" (${[...labels].join(", ")})`,
           })
     }
   })

@@ -19,7 +19,14 @@ export type QuestionHandler = (
   context: { signal: AbortSignal },
 ) => Answer[] | Promise<Answer[]>
 
-export type QuestionDeps = AskDeps & { onQuestion?: QuestionHandler | undefined }
+export type QuestionDeps = AskDeps & {
+  onQuestion?: QuestionHandler | undefined
+  /**
+   * Answers (undefined: dismissed) to a tool's question that no caller of this runtime waits
+   * for: the process that asked stopped. The runtime resumes that tool call with them.
+   */
+  onStoredAnswer?: ((request: Request, answers: Answer[] | undefined) => Promise<void>) | undefined
+}
 
 export type QuestionService = ReturnType<typeof createQuestionService>
 
@@ -47,8 +54,9 @@ export function createQuestionService(deps: QuestionDeps) {
     const { answer, settled } = waiters.add(request, {
       timeoutMs,
       signal,
-      onExpire: () => void dismiss(request, RejectedError.timedOut(timeoutMs ?? 0)),
-      onAbort: () => void dismiss(request, RejectedError.aborted()),
+      // The caller is settled even when removing the stored request fails; it then stays listed.
+      onExpire: () => dismiss(request, RejectedError.timedOut(timeoutMs ?? 0)).catch(ignore),
+      onAbort: () => dismiss(request, RejectedError.aborted()).catch(ignore),
     })
     bus.publish("question.asked", request)
     if (deps.onQuestion) void askHandler(deps.onQuestion, request, settled)
@@ -100,12 +108,37 @@ export function createQuestionService(deps: QuestionDeps) {
     const { requestID, answers } = parseInput("question.reply input", ReplyInputSchema, input)
     const request = await find(requestID)
     checkAnswers(request.questions, answers)
+    const orphaned = isOrphaned(request)
     await answer(request, answers)
+    if (orphaned) await deps.onStoredAnswer?.(request, answers)
   }
 
   async function reject(requestID: string): Promise<void> {
     deps.assertOpen()
-    await dismiss(await find(parseID("requestID", "question", requestID)), RejectedError.byUser())
+    const request = await find(parseID("requestID", "question", requestID))
+    const orphaned = isOrphaned(request)
+    await dismiss(request, RejectedError.byUser())
+    if (orphaned) await deps.onStoredAnswer?.(request, undefined)
+  }
+
+  function isOrphaned(request: Request): boolean {
+    return !waiters.has(request.id) && request.tool !== undefined
+  }
+
+  async function storedOf(sessionID: string): Promise<Request[]> {
+    return (await pending.list()).filter(
+      (request) => request.sessionID === sessionID && !waiters.has(request.id),
+    )
+  }
+
+  /** Tool calls of this session whose question an earlier process stored and nobody answered yet. */
+  async function storedCalls(sessionID: string): Promise<string[]> {
+    return (await storedOf(sessionID)).flatMap((request) => (request.tool ? [request.tool.callID] : []))
+  }
+
+  /** Dismisses what an earlier process left waiting in this session: a new run has moved past it. */
+  async function forgetStored(sessionID: string): Promise<void> {
+    for (const request of await storedOf(sessionID)) await dismiss(request, RejectedError.byUser())
   }
 
   /** Rejects every waiting question; called by runtime.close() before storage closes. */
@@ -113,5 +146,7 @@ export function createQuestionService(deps: QuestionDeps) {
     for (const request of waiters.requests()) await dismiss(request, RejectedError.closed())
   }
 
-  return { ask, list, reply, reject, close }
+  return { ask, list, reply, reject, close, storedCalls, forgetStored }
 }
+
+function ignore(): void {}

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { define, type Info as ToolInfo } from "../tool/tool.js"
+import { define, type Result, type Info as ToolInfo } from "../tool/tool.js"
 import { type Answer, Info } from "./schema.js"
 
 /** How the tool reaches the Question service; the runtime passes `question.ask`. */
@@ -46,14 +46,19 @@ export function createQuestionTool(ask: QuestionAsk): ToolInfo<typeof QuestionTo
         tool: { messageID: context.messageID, callID: context.callID },
         signal: context.abort,
       })
-      const count = questions.length
-      return {
-        title: `${count} ${count === 1 ? "question" : "questions"} answered`,
-        output: formatAnswers(questions, answers),
-        metadata: { answers },
-      }
+      return answeredResult(questions, answers)
     },
   })
+}
+
+/** What the question tool returns for these answers; also what a resumed call stores. */
+export function answeredResult(questions: readonly Info[], answers: Answer[]): Result {
+  const count = questions.length
+  return {
+    title: `${count} ${count === 1 ? "question" : "questions"} answered`,
+    output: formatAnswers(questions, answers),
+    metadata: { answers },
+  }
 }
 
 /** Each question followed by the user's answer, the chosen labels joined with ", ". */

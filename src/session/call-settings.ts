@@ -3,6 +3,7 @@ import { systemPrompt } from "../agent/system.js"
 import type { User } from "../message/info.js"
 import type { StreamInput } from "../processor/processor.js"
 import type { Model } from "../provider/provider.js"
+import { abortable } from "./abortable.js"
 import type { Info as SessionInfo } from "./info.js"
 import type { LoopDeps } from "./loop-deps.js"
 
@@ -11,7 +12,7 @@ type Settings = Pick<StreamInput, "temperature" | "topP" | "providerOptions"> & 
 /** The system prompt and sampling settings of one model call, after the `chat.system` and `chat.params` hooks. */
 export async function callSettings(
   deps: Pick<LoopDeps, "git" | "instructions" | "hooks">,
-  input: { session: SessionInfo; agent: AgentInfo; model: Model; user?: User },
+  input: { session: SessionInfo; agent: AgentInfo; model: Model; user?: User; abort: AbortSignal },
 ): Promise<Settings> {
   const { session, agent, user } = input
   const blocks = systemPrompt({
@@ -25,13 +26,13 @@ export async function callSettings(
     instructions: deps.instructions,
     ...(user?.system === undefined ? {} : { user: user.system }),
   })
-  const about = { sessionID: session.id, agent, model: input.model.info }
+  const about = { sessionID: session.id, agent, model: input.model.info, abort: input.abort }
   const system = { system: blocks }
-  await deps.hooks["chat.system"]?.(about, system)
+  await abortable(deps.hooks["chat.system"]?.(about, system), input.abort)
   const params: Omit<Settings, "system"> = {
     ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
     ...(agent.topP === undefined ? {} : { topP: agent.topP }),
   }
-  await deps.hooks["chat.params"]?.(about, params)
+  await abortable(deps.hooks["chat.params"]?.(about, params), input.abort)
   return { system: system.system.join("\n\n"), ...params }
 }

@@ -1,6 +1,7 @@
 import { COMPACTION_CONTINUE } from "../agent/prompts/compaction.js"
 import type { CompactionConfig } from "../compaction/config.js"
 import { estimateTokens } from "../compaction/estimate.js"
+import { asNote, holdsMedia, isMedia } from "../compaction/media.js"
 import { tailBudget, usable } from "../compaction/overflow.js"
 import { selectPrune } from "../compaction/prune.js"
 import { buildSummaryRequest, type SummaryLevel, type SummaryRequest } from "../compaction/summary-request.js"
@@ -46,14 +47,8 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     const previous = latestSummaryID(visible)
     const candidates =
       previous === undefined ? visible : visible.filter((message) => message.info.id > previous)
-    const info = provider().getModel(input.model).info
-    const budget = tailBudget(info, config)
-    let tailStartID = selectTail(candidates, { turns: config.tailTurns, budget })
-    // A tail that keeps everything new would leave the summary nothing to take in: keep one turn less.
-    if (tailStartID !== undefined && tailStartID === candidates[0]?.info.id) {
-      const turns = candidates.filter((message) => message.info.role === "user").length - 1
-      tailStartID = turns > 0 ? selectTail(candidates, { turns, budget }) : undefined
-    }
+    const budget = tailBudget(provider().getModel(input.model).info, config)
+    const tailStartID = retainedTail(candidates, budget, input.overflow === true)
     const id = await deps.session.newMessageID(input.sessionID)
     const user: User = {
       id,
@@ -73,6 +68,22 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
       ...(tailStartID === undefined ? {} : { tailStartID }),
     }
     return deps.session.saveMessage({ info: user, parts: [part] })
+  }
+
+  /** Where the retained tail of `candidates` starts, or undefined to keep none. */
+  function retainedTail(candidates: readonly WithParts[], budget: number, overflow: boolean) {
+    let start = selectTail(candidates, { turns: config.tailTurns, budget })
+    // A tail that keeps everything new would leave the summary nothing to take in: keep one turn less.
+    if (start !== undefined && start === candidates[0]?.info.id) {
+      const turns = candidates.filter((message) => message.info.role === "user").length - 1
+      start = turns > 0 ? selectTail(candidates, { turns, budget }) : undefined
+    }
+    // After an overflow, a tail with media would send the provider the very files it refused: the
+    // summary takes them in as notes instead, and resume() replays the request with notes.
+    const from = start
+    if (overflow && from !== undefined && candidates.some((m) => m.info.id >= from && holdsMedia(m)))
+      return undefined
+    return from
   }
 
   /**
@@ -97,7 +108,12 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     const agent = deps.agents.compaction!
     const target = provider().getModel(taskUser.model)
     const session = await deps.session.get(sessionID)
-    const { system, ...params } = await callSettings(deps, { session, agent, model: target })
+    const { system, ...params } = await callSettings(deps, {
+      session,
+      agent,
+      model: target,
+      abort: input.abort,
+    })
     const budget = Math.floor(usable(target.info, config) * 0.9) - estimateTokens(system)
     const build = (level: SummaryLevel) =>
       buildSummaryRequest({
@@ -150,7 +166,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     history: readonly WithParts[]
     task: WithParts
   }): Promise<WithParts> {
-    const { tailStartID } = compactionPart(input.task)!
+    const { tailStartID, overflow } = compactionPart(input.task)!
     const before = visibleBefore(input.history, input.task)
     const latest = before.findLast(isRequest)
     const kept = latest !== undefined && tailStartID !== undefined && latest.info.id >= tailStartID
@@ -160,7 +176,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     const from = (turn ?? input.task).info as User
     const id = await deps.session.newMessageID(input.sessionID)
     const base = { sessionID: input.sessionID, messageID: id }
-    const replay = latest && !kept ? latest.parts.flatMap((part) => replayed(part)) : []
+    const replay = latest && !kept ? latest.parts.flatMap((part) => replayed(part, overflow === true)) : []
     const parts: Part[] =
       replay.length > 0
         ? replay.map((part) => ({ ...part, ...base, id: deps.session.newPartID(id) }) as Part)
@@ -205,8 +221,9 @@ function isRequest(message: WithParts): boolean {
   return message.parts.some((part) => (part.type === "text" && !part.synthetic) || part.type === "file")
 }
 
-function replayed(part: Part): Part[] {
+/** What of the request goes again; after an overflow its media go as notes, not as the files refused. */
+function replayed(part: Part, overflow: boolean): Part[] {
   if (part.type === "text" && !part.ignored) return [part]
-  if (part.type === "file") return [part]
+  if (part.type === "file") return [overflow && isMedia(part) ? asNote(part) : part]
   return []
 }

@@ -10,4 +10,6 @@ export type SessionDeps = {
   directory: string
   /** Throws RuntimeClosedError once the runtime is closed. */
   assertOpen(): void
+  /** Before a session's messages are read for a caller: repairs what a stopped process left. */
+  beforeRead?: ((sessionID: string) => Promise<void>) | undefined
 }

@@ -8,34 +8,39 @@ type MaybePromise<T> = T | Promise<T>
 
 /**
  * Plug-in points of the loop. Each hook gets what happened (`input`) and an `output` it may
- * change in place; the loop then uses the changed output.
+ * change in place; the loop then uses the changed output. `input.abort` aborts when the run is
+ * cancelled or the runtime closes: the loop stops waiting for the hook then, so a hook that
+ * never settles cannot hold a session busy, and should stop its own work on that signal.
  */
 export type Hooks = {
   /** A user message before it is stored: change its parts (e.g. expand a template). */
-  "chat.message"?: (input: { sessionID: string; agent: string }, output: WithParts) => MaybePromise<void>
+  "chat.message"?: (
+    input: { sessionID: string; agent: string; abort: AbortSignal },
+    output: WithParts,
+  ) => MaybePromise<void>
   /** The sampling settings of a model call. */
   "chat.params"?: (
-    input: { sessionID: string; agent: AgentInfo; model: ModelInfo },
+    input: { sessionID: string; agent: AgentInfo; model: ModelInfo; abort: AbortSignal },
     output: Pick<StreamInput, "temperature" | "topP" | "providerOptions">,
   ) => MaybePromise<void>
   /** The system prompt of a model call, as blocks. */
   "chat.system"?: (
-    input: { sessionID: string; agent: AgentInfo; model: ModelInfo },
+    input: { sessionID: string; agent: AgentInfo; model: ModelInfo; abort: AbortSignal },
     output: { system: string[] },
   ) => MaybePromise<void>
   /** A tool's validated arguments, before it runs: change them, or throw to refuse the call. */
   "tool.before"?: (
-    input: { sessionID: string; tool: string; callID: string },
+    input: { sessionID: string; tool: string; callID: string; abort: AbortSignal },
     output: { args: unknown },
   ) => MaybePromise<void>
   /** A tool's result, before it is stored and shown to the model. */
   "tool.after"?: (
-    input: { sessionID: string; tool: string; callID: string },
+    input: { sessionID: string; tool: string; callID: string; abort: AbortSignal },
     output: Result,
   ) => MaybePromise<void>
   /** A finished text part, before it is stored. */
   "text.complete"?: (
-    input: { sessionID: string; messageID: string; partID: string },
+    input: { sessionID: string; messageID: string; partID: string; abort: AbortSignal },
     output: { text: string },
   ) => MaybePromise<void>
 }

@@ -1,6 +1,8 @@
 import { z } from "zod"
 import { schema as id } from "../id/identifier.js"
+import { WithParts } from "../message/info.js"
 import { Ruleset } from "../permission/schema.js"
+import { Info } from "./info.js"
 
 export const CreateInput = z.strictObject({
   parentID: id("session").optional(),
@@ -41,3 +43,9 @@ export const PartDelta = z.strictObject({
   delta: z.string(),
 })
 export type PartDelta = z.input<typeof PartDelta>
+
+/** recordUsage's usage, wrapped so that errors name it ("usage.tokens"). */
+export const RecordUsageInput = z.object({ usage: Info.pick({ cost: true, tokens: true }) })
+
+/** saveMessage's message, wrapped so that errors name it ("message.parts.0"). */
+export const SaveMessageInput = z.object({ message: WithParts })

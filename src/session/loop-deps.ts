@@ -24,6 +24,8 @@ export type LoopDeps = {
   snapshot: Snapshot | undefined
   status: StatusRegistry
   retry: { maxAttempts: number; maxDelayMs: number }
+  /** See RuntimeOptions.streamIdleTimeoutMs; undefined: the processor's default. */
+  streamIdleTimeoutMs: number | undefined
   /** Appended after every agent's own rules. */
   permissionRules: Ruleset
   instructions: string[]
@@ -31,5 +33,12 @@ export type LoopDeps = {
   git: boolean | undefined
   hooks: Hooks
   compaction: CompactionConfig
+  /** Requests that stopped processes left stored (permissions and questions together). */
+  asks: {
+    /** Tool calls of the session whose request is stored and unanswered: a reply can resume them. */
+    storedCalls(sessionID: string): Promise<Set<string>>
+    /** Answers "no" to what is stored for the session: a new run moves past it. */
+    forgetStored(sessionID: string): Promise<void>
+  }
   assertOpen(): void
 }

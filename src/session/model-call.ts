@@ -61,13 +61,17 @@ export function createModelCall(deps: LoopDeps) {
         model: input.model,
         abort,
         hooks: deps.hooks,
+        ...(deps.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: deps.streamIdleTimeoutMs }),
         ...(input.turn ? { turn: input.turn } : {}),
         ...(deps.snapshot && !input.summary ? { snapshot: deps.snapshot } : {}),
       })
       const outcome = await processor.process(input.request)
       const error = processor.message().error
-      if (outcome === "compact" || !error || abort.aborted)
+      if (outcome === "compact" || !error) return { message: await stored(sessionID, assistant.id), outcome }
+      if (abort.aborted) {
+        deps.bus.publish("session.error", { sessionID, error })
         return { message: await stored(sessionID, assistant.id), outcome }
+      }
 
       const why = retryMessage(error)
       if (why === undefined || attempt >= deps.retry.maxAttempts) {
@@ -94,6 +98,19 @@ export function createModelCall(deps: LoopDeps) {
     }
   }
 
+  /** An answer for a turn cancelled before its model call started (e.g. while a hook ran). */
+  async function aborted(input: Omit<CallInput, "abort" | "request">): Promise<AssistantMessage> {
+    const error = new AbortedError({ message: "The operation was aborted." }).toObject()
+    const assistant = await newAssistant(input)
+    await deps.session.updateMessage({
+      ...assistant,
+      error,
+      time: { ...assistant.time, completed: Date.now() },
+    })
+    deps.bus.publish("session.error", { sessionID: input.sessionID, error })
+    return stored(input.sessionID, assistant.id)
+  }
+
   /** Stores `error` on an answer, publishes it, and returns the stored message. */
   async function fail(message: Assistant, error: NonNullable<Assistant["error"]>): Promise<AssistantMessage> {
     await deps.session.updateMessage({ ...message, error })
@@ -107,7 +124,7 @@ export function createModelCall(deps: LoopDeps) {
     return message as AssistantMessage
   }
 
-  async function newAssistant(input: CallInput): Promise<Assistant> {
+  async function newAssistant(input: Omit<CallInput, "abort" | "request">): Promise<Assistant> {
     const { sessionID, model, directory } = input
     return {
       id: await deps.session.newMessageID(sessionID),
@@ -125,7 +142,7 @@ export function createModelCall(deps: LoopDeps) {
     }
   }
 
-  return { call, fail }
+  return { call, fail, aborted }
 }
 
 export type ModelCall = ReturnType<typeof createModelCall>

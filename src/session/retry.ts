@@ -20,10 +20,13 @@ export type RetryOptionsInput = z.input<typeof RetryOptions>
 
 // Matched against error messages (and the JSON bodies some providers put in them), so `_` and `-`
 // separators count as spaces: "rate_limit_error", "too_many_requests", "RESOURCE_EXHAUSTED".
-const RATE_LIMITED = /rate[\s_-]?limit|too[\s_-]many[\s_-]requests/i
+// "Request rate increased too quickly" is Alibaba's burst rate limit.
+const RATE_LIMITED = /rate[\s_-]?limit|too[\s_-]many[\s_-]requests|rate increased too quickly/i
 const OVERLOADED = /overloaded|exhausted|unavailable/i
 const TIMED_OUT = /timed[\s_-]?out|timeout/i
 const CONNECTION_LOST = /ECONNRESET|EPIPE|UND_ERR_SOCKET|socket hang up|fetch failed|connection reset/i
+// OpenAI's error type for a failure on its side. Only this token: an HTML 404 page can say "Server Error".
+const SERVER_FAILED = /\bserver_error\b/
 
 // The AI SDK retries these 4xx itself; every other 4xx means the request is wrong and stays wrong.
 const RETRYABLE_CLIENT_STATUS = new Set([408, 409, 429])
@@ -33,8 +36,8 @@ const MAX_MESSAGE_LENGTH = 200
 
 /**
  * A short message for the retry status when the error is transient, else undefined. Errors
- * about the request itself (auth, context overflow, output length, other 4xx) and aborts
- * never are: sending the same request again cannot succeed.
+ * about the request itself (auth, context overflow, output length, other 4xx unless they relay
+ * a provider's `server_error`) and aborts never are: sending the same request again cannot succeed.
  */
 export function retryMessage(error: AssistantError): string | undefined {
   switch (error.name) {
@@ -49,13 +52,15 @@ export function retryMessage(error: AssistantError): string | undefined {
 
 function apiRetryMessage(data: APIError["data"]): string | undefined {
   const status = data.statusCode
-  if (status !== undefined && status >= 400 && status < 500 && !RETRYABLE_CLIENT_STATUS.has(status)) {
-    return undefined
-  }
+  // Proxies relay a provider's server failure with a 400 or no status; its error JSON still says so.
+  const serverFailed = SERVER_FAILED.test(`${data.message}\n${data.responseBody ?? ""}`)
+  const clientError =
+    status !== undefined && status >= 400 && status < 500 && !RETRYABLE_CLIENT_STATUS.has(status)
+  if (clientError && !serverFailed) return undefined
   const known = transientKind(data.message, status)
   if (known) return known
   if (status !== undefined && status >= 500) return `Provider error (HTTP ${status})`
-  if (data.isRetryable) return shorten(data.message) || "Provider error"
+  if (data.isRetryable || serverFailed) return statusLine(data.message)
   return undefined
 }
 
@@ -67,8 +72,10 @@ function transientKind(message: string, status?: number): string | undefined {
   return undefined
 }
 
-function shorten(message: string): string {
+/** The provider's message as a status line; an empty one or raw JSON reads better as "Provider error". */
+function statusLine(message: string): string {
   const line = message.trim().split("\n")[0] ?? ""
+  if (line === "" || line.includes('{"')) return "Provider error"
   return line.length > MAX_MESSAGE_LENGTH ? `${line.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : line
 }
 

@@ -2,7 +2,7 @@ import { Decimal } from "decimal.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import { parseID } from "../id/parse-id.js"
-import type { WithParts } from "../message/info.js"
+import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Tokens } from "../message/part.js"
 import type { StorageWrite } from "../storage/port.js"
 import { VERSION } from "../version.js"
@@ -18,6 +18,7 @@ import {
   type ListInput as ListInputType,
   MessagesInput,
   type MessagesInput as MessagesInputType,
+  RecordUsageInput,
   UpdateInput,
   type UpdateInput as UpdateInputType,
 } from "./input.js"
@@ -97,30 +98,51 @@ export function createSessionService(deps: SessionDeps) {
     return save({ ...current, time: { ...current.time, updated: Date.now() } })
   }
 
-  /** Adds one step's cost and tokens to the session's totals. */
-  async function recordUsage(sessionID: string, usage: Pick<Info, "cost" | "tokens">): Promise<Info> {
+  /**
+   * Adds one step's cost and tokens to the session's totals. `message`, the assistant message
+   * that now includes the same usage, is written in the same atomic write: a crash between two
+   * writes would leave the session's totals below the sum of its messages for good.
+   */
+  async function recordUsage(
+    sessionID: string,
+    usage: Pick<Info, "cost" | "tokens">,
+    message?: MessageInfo,
+  ): Promise<Info> {
+    const added = parseInput("session.recordUsage input", RecordUsageInput, { usage }).usage
     const current = await get(sessionID)
-    return save({
+    const info: Info = {
       ...current,
-      cost: new Decimal(current.cost).plus(usage.cost).toNumber(),
-      tokens: addTokens(current.tokens, usage.tokens),
+      cost: new Decimal(current.cost).plus(added.cost).toNumber(),
+      tokens: addTokens(current.tokens, added.tokens),
       time: { ...current.time, updated: Date.now() },
-    })
+    }
+    if (!message) return save(info)
+    await storage.write([
+      { type: "message.put", info: message },
+      { type: "session.put", info },
+    ])
+    bus.publish("message.updated", { sessionID: message.sessionID, info: message })
+    bus.publish("session.updated", { sessionID: info.id, info })
+    return info
   }
 
   async function remove(sessionID: string): Promise<void> {
     const root = await get(sessionID)
-    const removed = [root]
-    for (let index = 0; index < removed.length; index++)
-      removed.push(...(await storage.listSessions({ parentID: removed[index]!.id })))
+    // Keyed by ID, so that parent links that loop (stored before cycles were refused) end the walk.
+    const removed = new Map([[root.id, root]])
+    for (const id of removed.keys())
+      for (const child of await storage.listSessions({ parentID: id }))
+        if (!removed.has(child.id)) removed.set(child.id, child)
     await storage.write([{ type: "session.remove", sessionID: root.id }])
-    for (const info of removed.reverse()) bus.publish("session.deleted", { sessionID: info.id, info })
+    for (const info of [...removed.values()].reverse())
+      bus.publish("session.deleted", { sessionID: info.id, info })
   }
 
   async function messages(sessionID: string, input: MessagesInputType = {}): Promise<WithParts[]> {
     const query = parseInput("session.messages input", MessagesInput, input)
     const id = parseID("sessionID", "session", sessionID)
     deps.assertOpen()
+    await deps.beforeRead?.(id)
     return storage.listMessages(id, query)
   }
 

@@ -60,10 +60,11 @@ function reasoningBesideOutput(usage: LanguageModelUsage, reasoning: number): bo
 }
 
 // Providers whose SDK package predates `inputTokenDetails.cacheWriteTokens` report cache writes
-// only in their metadata.
+// only in their metadata. Anthropic models on Vertex report them as Anthropic does, under `vertex`.
 function cacheWriteFromMetadata(metadata: ProviderMetadata | undefined): number | undefined {
   return (
     numberAt(metadata, ["anthropic", "cacheCreationInputTokens"]) ??
+    numberAt(metadata, ["vertex", "cacheCreationInputTokens"]) ??
     numberAt(metadata, ["bedrock", "usage", "cacheWriteInputTokens"]) ??
     numberAt(metadata, ["venice", "usage", "cacheCreationInputTokens"])
   )

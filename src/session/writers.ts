@@ -3,7 +3,8 @@ import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
 import type { SessionDeps } from "./deps.js"
-import { PartDelta } from "./input.js"
+import { sessionFloor } from "./floor.js"
+import { PartDelta, SaveMessageInput } from "./input.js"
 
 /**
  * The low-level writers the processor and custom loops use. Each writes one row (rows are
@@ -17,10 +18,8 @@ export function createMessageWriters(deps: SessionDeps) {
     async newMessageID(sessionID: string): Promise<string> {
       const id = parseID("sessionID", "session", sessionID)
       deps.assertOpen()
-      const [latest] = await storage.listMessages(id, { limit: 1 })
-      if (!latest) return ids.ascending("message")
-      const floor = latest.parts.reduce((max, part) => maxID(max, part.id), latest.info.id)
-      return ids.ascending("message", floor)
+      const floor = await sessionFloor(storage, id)
+      return floor === undefined ? ids.ascending("message") : ids.ascending("message", floor)
     },
 
     /** An ID for a new part of a message, sorting after the message and earlier parts made here. */
@@ -37,6 +36,7 @@ export function createMessageWriters(deps: SessionDeps) {
 
     /** Writes a message with its parts in one atomic write, then publishes each. */
     async saveMessage(message: WithParts): Promise<WithParts> {
+      parseInput("session.saveMessage input", SaveMessageInput, { message })
       deps.assertOpen()
       await storage.write([
         { type: "message.put", info: message.info },
@@ -78,9 +78,4 @@ export function createMessageWriters(deps: SessionDeps) {
       bus.publish("message.part.removed", { sessionID, messageID, partID })
     },
   }
-}
-
-// IDs of different kinds compare by their ULID body: the prefixes differ but all are 3 letters.
-function maxID(a: string, b: string): string {
-  return a.slice(4) >= b.slice(4) ? a : b
 }

@@ -2,7 +2,7 @@ import { NotFoundError } from "../error/not-found.js"
 import type { WithParts } from "../message/info.js"
 import type { Info as SessionInfo } from "../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
-import { validateWrites } from "./rows.js"
+import { refuseParentCycle, requireString, validateWrites } from "./rows.js"
 
 type StoredMessage = { json: string; parts: Map<string, string> }
 type StoredSession = { json: string; parentID: string | undefined; messages: Map<string, StoredMessage> }
@@ -17,11 +17,12 @@ export class MemoryStorage implements Storage {
   readonly #values = new Map<string, string>()
 
   async getSession(sessionID: string): Promise<SessionInfo | undefined> {
-    const session = this.#sessions.get(sessionID)
+    const session = this.#sessions.get(requireString("sessionID", sessionID))
     return session ? (JSON.parse(session.json) as SessionInfo) : undefined
   }
 
   async listSessions(query: SessionQuery = {}): Promise<SessionInfo[]> {
+    if (query.parentID !== undefined) requireString("parentID", query.parentID)
     const ids = [...this.#sessions.keys()]
       .filter((id) => query.parentID === undefined || this.#sessions.get(id)!.parentID === query.parentID)
       .sort()
@@ -30,7 +31,7 @@ export class MemoryStorage implements Storage {
   }
 
   async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
-    const message = this.#session(sessionID).messages.get(messageID)
+    const message = this.#session(sessionID).messages.get(requireString("messageID", messageID))
     return message ? withParts(message) : undefined
   }
 
@@ -42,11 +43,12 @@ export class MemoryStorage implements Storage {
   }
 
   async getValue(key: string): Promise<unknown> {
-    const json = this.#values.get(key)
+    const json = this.#values.get(requireString("key", key))
     return json === undefined ? undefined : (JSON.parse(json) as unknown)
   }
 
   async listValues(prefix: string): Promise<{ key: string; value: unknown }[]> {
+    requireString("prefix", prefix)
     return [...this.#values.keys()]
       .filter((key) => key.startsWith(prefix))
       .sort()
@@ -57,7 +59,7 @@ export class MemoryStorage implements Storage {
     const valid = validateWrites(writes)
     const undo: Undo[] = []
     try {
-      for (const write of valid) this.#apply(write, undo)
+      for (const [index, write] of valid.entries()) this.#apply(write, index, undo)
     } catch (error) {
       for (const step of undo.reverse()) step()
       throw error
@@ -67,7 +69,7 @@ export class MemoryStorage implements Storage {
   async close(): Promise<void> {}
 
   #session(sessionID: string): StoredSession {
-    const session = this.#sessions.get(sessionID)
+    const session = this.#sessions.get(requireString("sessionID", sessionID))
     if (!session) throw NotFoundError.of("Session", sessionID)
     return session
   }
@@ -78,11 +80,12 @@ export class MemoryStorage implements Storage {
     return message
   }
 
-  #apply(write: StorageWrite, undo: Undo[]) {
+  #apply(write: StorageWrite, index: number, undo: Undo[]) {
     switch (write.type) {
       case "session.put": {
         const { id, parentID } = write.info
         if (parentID !== undefined) this.#session(parentID)
+        refuseParentCycle(write.info, index, (sessionID) => this.#sessions.get(sessionID)?.parentID)
         const previous = this.#sessions.get(id)
         const json = JSON.stringify(write.info)
         this.#sessions.set(id, { json, parentID, messages: previous?.messages ?? new Map() })

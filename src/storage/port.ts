@@ -41,6 +41,11 @@ export type MessageQuery = {
  *   `NotFoundError` naming that ID, and writes nothing. Removing an absent value is a no-op.
  * - A row that does not match its schema, written or read, fails with `InvalidInputError`
  *   (on write) or `CorruptRowError` (on read) naming the row, never a later crash.
+ * - A malformed call fails with `InvalidInputError` and writes nothing: a batch that is not an
+ *   array, a write of unknown `type`, a key or ID (of a write or a read) that is not a string.
+ * - A `session.put` whose parent chain leads back to the session itself (also through earlier
+ *   writes of the same batch) fails with `InvalidInputError`, so walks up or down parent links
+ *   always end.
  * - Sessions list newest first (their IDs are descending); messages and parts oldest first
  *   (ascending IDs). Parts are stored apart from their message, so changing one part never
  *   touches another, even when writes to one message interleave.

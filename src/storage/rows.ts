@@ -1,5 +1,6 @@
 import { z } from "zod"
-import { InvalidInputError } from "../error/invalid-input.js"
+import { InvalidInputError, issuesOf } from "../error/invalid-input.js"
+import { quote, truncate } from "../error/quote.js"
 import { Info as MessageInfo } from "../message/info.js"
 import { Part } from "../message/part.js"
 import { Info as SessionInfo } from "../session/info.js"
@@ -33,40 +34,106 @@ export function decodeJsonRow<K extends RowKind>(kind: K, id: string, json: stri
   return decodeRow(kind, id, raw)
 }
 
-/** Validates a batch before an adapter applies it, so nothing invalid is ever written. */
-export function validateWrites(writes: readonly StorageWrite[]): StorageWrite[] {
-  return writes.map((write, index) => {
-    switch (write.type) {
-      case "session.put":
-        return { ...write, info: validRow("session", write.info, index) }
-      case "message.put":
-        return { ...write, info: validRow("message", write.info, index) }
-      case "part.put":
-        return { ...write, part: validRow("part", write.part, index) }
-      case "value.put": {
-        const parsed = z.json().safeParse(write.value)
-        if (!parsed.success) throw invalid(index, "value", `value for ${write.key} is not JSON`)
-        return write
-      }
-      default:
-        return write
-    }
-  })
+/** The fields of each write besides its row, which is checked against the row's own schema. */
+const fieldsOf = {
+  "session.put": z.object({ info: z.unknown() }),
+  "session.remove": z.object({ sessionID: z.string() }),
+  "message.put": z.object({ info: z.unknown() }),
+  "message.remove": z.object({ sessionID: z.string(), messageID: z.string() }),
+  "part.put": z.object({ part: z.unknown() }),
+  "part.remove": z.object({ sessionID: z.string(), messageID: z.string(), partID: z.string() }),
+  "value.put": z.object({ key: z.string(), value: z.unknown() }),
+  "value.remove": z.object({ key: z.string() }),
+} satisfies Record<StorageWrite["type"], z.ZodType>
+type WriteType = keyof typeof fieldsOf
+
+/**
+ * Validates a batch before an adapter applies it, so nothing invalid is ever written: a batch
+ * that is not an array, a write of unknown type, a key or ID that is not a string, a row that
+ * fails its schema or a value that is not JSON fails with InvalidInputError naming the write.
+ */
+export function validateWrites(writes: unknown): StorageWrite[] {
+  if (!Array.isArray(writes)) throw invalid("writes", `expected an array of writes, got ${quote(writes)}`)
+  return writes.map(validWrite)
 }
 
-function validRow<K extends RowKind>(kind: K, row: unknown, index: number): RowOf<K> {
+function validWrite(write: unknown, index: number): StorageWrite {
+  const at = `writes[${index}]`
+  if (typeof write !== "object" || write === null)
+    throw invalid(at, `expected a write ({ type, ... }), got ${quote(write)}`)
+  const type: unknown = (write as { type?: unknown }).type
+  if (typeof type !== "string" || !Object.hasOwn(fieldsOf, type)) {
+    const known = Object.keys(fieldsOf).join(", ")
+    throw invalid(`${at}.type`, `expected one of ${known}, got ${quote(type)}`)
+  }
+  const fields = fieldsOf[type as WriteType].safeParse(write)
+  if (!fields.success) throw fromIssues(`write ${type}`, at, fields.error)
+  // The schema of this type's fields has just passed.
+  const checked = { type, ...fields.data } as StorageWrite
+  switch (checked.type) {
+    case "session.put":
+      return { ...checked, info: validRow("session", checked.info, at) }
+    case "message.put":
+      return { ...checked, info: validRow("message", checked.info, at) }
+    case "part.put":
+      return { ...checked, part: validRow("part", checked.part, at) }
+    case "value.put":
+      if (!z.json().safeParse(checked.value).success)
+        throw invalid(`${at}.value`, `the value for key ${quote(checked.key)} is not JSON`)
+      return checked
+    default:
+      return checked
+  }
+}
+
+/** An ID or key argument of a read, checked: a SQLite driver would throw a RangeError at it. */
+export function requireString(field: string, value: unknown): string {
+  if (typeof value === "string") return value
+  throw invalid(field, `expected a string, got ${quote(value)}`)
+}
+
+/**
+ * Refuses a session put (the `index`th write) that would make the session its own ancestor,
+ * so that every walk along parent links ends. `parentOf` reads a session's stored parent,
+ * including what earlier writes of the same batch changed.
+ */
+export function refuseParentCycle(
+  info: SessionInfo,
+  index: number,
+  parentOf: (sessionID: string) => string | undefined,
+): void {
+  const seen = new Set<string>()
+  for (let current = info.parentID; current !== undefined; current = parentOf(current)) {
+    if (current === info.id) {
+      const links = seen.size + 1
+      throw invalid(
+        `writes[${index}].info.parentID`,
+        `session ${info.id} would be its own ancestor (its parent chain returns to it after ${links} link(s))`,
+      )
+    }
+    // A loop already stored (by an older version) that does not pass through this session.
+    if (seen.has(current)) return
+    seen.add(current)
+  }
+}
+
+function validRow<K extends RowKind>(kind: K, row: unknown, at: string): RowOf<K> {
   const parsed = schemas[kind].safeParse(row)
   if (parsed.success) return parsed.data as RowOf<K>
   const rowID = (row as { id?: unknown } | undefined)?.id
-  const name = `${kind} ${typeof rowID === "string" ? rowID : "(no id)"}`
-  const issues = parsed.error.issues.map((issue) => ({
-    path: [`writes[${index}]`, ...issue.path.map(String)].join("."),
+  throw fromIssues(`${kind} ${typeof rowID === "string" ? truncate(rowID) : "(no id)"}`, at, parsed.error)
+}
+
+/** An InvalidInputError about `what`, its issues' paths under `at` (the write). */
+function fromIssues(what: string, at: string, error: z.ZodError): InvalidInputError {
+  const issues = issuesOf(error).map((issue) => ({
+    path: issue.path === "(root)" ? at : `${at}.${issue.path}`,
     message: issue.message,
   }))
   const detail = issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ")
-  throw new InvalidInputError({ message: `Invalid ${name}: ${detail}`, issues })
+  return new InvalidInputError({ message: `Invalid ${what}: ${detail}`, issues }, { cause: error })
 }
 
-function invalid(index: number, field: string, message: string) {
-  return new InvalidInputError({ message, issues: [{ path: `writes[${index}].${field}`, message }] })
+function invalid(path: string, message: string): InvalidInputError {
+  return new InvalidInputError({ message: `Invalid ${path}: ${message}`, issues: [{ path, message }] })
 }

@@ -15,7 +15,8 @@ export async function expectError(
     (caught: unknown) => caught,
   )
   assert.ok(type.isInstance(error), `expected ${type.errorName}, got ${String(error)}`)
-  assert.match(String((error as Error).message), new RegExp(mentions))
+  const message = String((error as Error).message)
+  assert.ok(message.includes(mentions), `expected the message to mention ${mentions}: ${message}`)
 }
 
 /** A session with a user message and the assistant message answering it. */

@@ -2,6 +2,7 @@ import { CorruptRowError } from "../storage/corrupt-row.js"
 import type { Storage } from "../storage/port.js"
 import { createBuilders } from "./builders.js"
 import { type Case, expectError } from "./conformance-helpers.js"
+import { refusalCases } from "./conformance-refusals.js"
 import { rowCases } from "./conformance-rows.js"
 import { writeCases } from "./conformance-writes.js"
 
@@ -41,7 +42,8 @@ export function storageConformance<S extends Storage>(
     })
 
   describe("storage conformance", () => {
-    for (const [name, body] of Object.entries({ ...rowCases, ...writeCases })) test(name, body)
+    for (const [name, body] of Object.entries({ ...rowCases, ...writeCases, ...refusalCases }))
+      test(name, body)
     const corrupt = options.corrupt
     if (corrupt) {
       test("reading a row that fails its schema gives a CorruptRowError naming the row", async (storage, build) => {

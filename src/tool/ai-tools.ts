@@ -1,11 +1,17 @@
 import { jsonSchema, type ToolSet, tool } from "ai"
 import { z } from "zod"
-import { InvalidToolArgumentsError } from "./errors.js"
+import { InvalidToolArgumentsError, UnstorableResultError } from "./errors.js"
+import { unstorable } from "./storable.js"
 import type { Context, Info, Result } from "./tool.js"
 import { truncateOutput } from "./truncate.js"
 
-/** Around each call: `before` gets the validated arguments and returns those to use (or throws to refuse); `after` may change the result. */
+/**
+ * Around each call: `start` learns that the call runs (before anything it does can ask a human);
+ * `before` gets the validated arguments and returns those to use (or throws to refuse); `after`
+ * may change the result.
+ */
 export type ToolHooks = {
+  start?: (tool: Info, input: unknown, context: Context) => Promise<void>
   before?: (tool: Info, args: unknown, context: Context) => Promise<unknown>
   after?: (tool: Info, result: Result, context: Context) => Promise<Result>
 }
@@ -47,10 +53,18 @@ export async function runTool(
   context: Context,
   hooks: ToolHooks = {},
 ): Promise<Result> {
+  await hooks.start?.(info, input, context)
   const parsed = info.parameters.safeParse(input)
   if (!parsed.success) throw InvalidToolArgumentsError.fromZod(info.id, parsed.error)
   const args = hooks.before ? await hooks.before(info, parsed.data, context) : parsed.data
   const executed = await info.execute(args, context)
   const result = hooks.after ? await hooks.after(info, executed, context) : executed
+  // Checked here so that the call ends as a tool error the model reads, not a failed write.
+  const problem = unstorable({ ...result }, "result")
+  if (problem)
+    throw new UnstorableResultError({
+      tool: info.id,
+      message: `The ${info.id} tool returned a result that cannot be stored: ${problem}`,
+    })
   return { ...result, output: truncateOutput(result.output).output }
 }

@@ -31,3 +31,14 @@ export class InvalidToolArgumentsError extends NamedError<
     })
   }
 }
+
+const UnstorableResultData = z.object({ tool: z.string(), message: z.string() })
+
+/** A tool returned something storage cannot keep (a BigInt, a cycle, a function): the call fails readably. */
+export class UnstorableResultError extends NamedError<
+  "UnstorableResultError",
+  z.infer<typeof UnstorableResultData>
+> {
+  static override readonly errorName = "UnstorableResultError"
+  static readonly Schema = z.object({ name: z.literal("UnstorableResultError"), data: UnstorableResultData })
+}

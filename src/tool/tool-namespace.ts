@@ -1,5 +1,5 @@
 export { toAITools } from "./ai-tools.js"
-export { InvalidToolArgumentsError } from "./errors.js"
+export { InvalidToolArgumentsError, UnstorableResultError } from "./errors.js"
 export { createToolRegistry, type ToolRegistry as Registry } from "./registry.js"
 export { type Attachment, type Context, define, type Info, type Result } from "./tool.js"
 export { MAX_BYTES, MAX_LINES, truncateOutput } from "./truncate.js"

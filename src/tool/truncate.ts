@@ -23,8 +23,21 @@ export function truncateOutput(
     kept.push(line)
     bytes += size
   }
-  const cutLines = lines.length - kept.length
-  const cutBytes = totalBytes - Buffer.byteLength(kept.join("\n"))
+  // A first line over the budget (minified JSON, a base64 blob) would leave nothing to show:
+  // keep its head instead, so the model still sees what kind of output it got.
+  const partial = kept.length === 0 && maxLines > 0 ? headBytes(lines[0]!, maxBytes) : undefined
+  const shown = partial ?? kept.join("\n")
+  const cutLines = lines.length - kept.length - (partial === undefined ? 0 : 1)
+  const cutBytes = totalBytes - Buffer.byteLength(shown)
   const note = `\n\n[Output truncated: ${cutLines} more line(s), ${cutBytes} byte(s) not shown. Narrow the request (a smaller range, a filter) to see the rest.]`
-  return { output: kept.join("\n") + note, truncated: true }
+  return { output: shown + note, truncated: true }
+}
+
+/** The longest start of `text` that fits `maxBytes` UTF-8 bytes without splitting a character. */
+function headBytes(text: string, maxBytes: number): string {
+  const bytes = Buffer.from(text)
+  let end = Math.min(maxBytes, bytes.length)
+  // 10xxxxxx bytes continue a character: cutting before one would split that character.
+  while (end > 0 && end < bytes.length && (bytes[end]! & 0xc0) === 0x80) end--
+  return bytes.subarray(0, end).toString()
 }

@@ -156,6 +156,54 @@ describe("automatic compaction", () => {
     expect(events.some((event) => event.type === "session.error")).toBe(false)
   })
 
+  describe("replaying a request with an image after the provider refused it as too large", () => {
+    const IMAGE =
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    const image = {
+      type: "file",
+      mime: "image/png",
+      url: `data:image/png;base64,${IMAGE}`,
+      filename: "cat.png",
+    }
+    const fileParts = (call: CallOptions | undefined) =>
+      (call?.prompt ?? []).flatMap((message) =>
+        Array.isArray(message.content) ? message.content.filter((part) => part.type === "file") : [],
+      )
+
+    for (const [name, compaction] of [
+      ["when the request fits the retained tail", {}],
+      ["when the request is summarised and replayed", { preserveRecentTokens: 100 }],
+    ] as const) {
+      it(`sends a placeholder instead of the image ${name}`, async () => {
+        const { model, ask, history } = await setup({
+          compaction,
+          turns: [
+            [say.text("ALPHA answer"), say.usage({ input: 10_000, output: 100 })],
+            { throws: overflowError() },
+            [say.text("SUMMARY-ONE")],
+            [say.text("BRAVO answer")],
+          ],
+        })
+        await ask("ALPHA question")
+        const answer = await ask("What is in this picture?", [image as MessageV2.Part])
+        expect(textOf(answer)).toBe("BRAVO answer")
+        // The refused call carried the image; nothing after it does.
+        expect(fileParts(model.calls[1])).toHaveLength(1)
+        for (const call of model.calls.slice(2)) {
+          expect(fileParts(call)).toEqual([])
+          expect(promptOf(call)).not.toContain(IMAGE)
+        }
+        const resumed = promptOf(model.calls[3])
+        expect(resumed).toContain("What is in this picture?")
+        expect(resumed).toContain("[Attached image/png: cat.png]")
+        // The user's own message keeps its image.
+        expect((await history())[2]!.parts).toContainEqual(
+          expect.objectContaining({ type: "file", filename: "cat.png" }),
+        )
+      })
+    }
+  })
+
   it("ends with a clear error after a bounded number of calls when even the summary overflows", async () => {
     const { model, events, ask, runtime, session } = await setup({
       model: scriptedModel([[say.text("ALPHA answer")]], { fallback: { throws: overflowError() } }),

@@ -74,6 +74,60 @@ describe("Identifier", () => {
     expect(Identifier.timestamp(next)).toBe(Identifier.timestamp(fromTheFuture))
   })
 
+  it("makes 1,000 unique, increasing IDs from one generator floored on the same ID in its millisecond", () => {
+    const floor = Identifier.ascending("message")
+    vi.useFakeTimers({ now: Identifier.timestamp(floor) })
+    const ids = Identifier.createGenerator()
+    expectIncreasingAfter(
+      floor,
+      Array.from({ length: 1_000 }, () => ids.ascending("message", floor)),
+    )
+  })
+
+  it("makes 1,000 unique, increasing IDs from one generator floored on an ID from the future", () => {
+    vi.useFakeTimers({ now: new Date("2030-01-01T00:00:00Z") })
+    const floor = Identifier.ascending("message")
+    vi.setSystemTime(new Date("2026-01-01T00:00:00Z"))
+    const ids = Identifier.createGenerator()
+    expectIncreasingAfter(
+      floor,
+      Array.from({ length: 1_000 }, () => ids.ascending("message", floor)),
+    )
+  })
+
+  it("makes 1,000 unique, increasing IDs from one generator floored on another generator's ID", () => {
+    const floor = Identifier.createGenerator().ascending("message")
+    vi.useFakeTimers({ now: Identifier.timestamp(floor) })
+    const ids = Identifier.createGenerator()
+    expectIncreasingAfter(
+      floor,
+      Array.from({ length: 1_000 }, () => ids.ascending("message", floor)),
+    )
+  })
+
+  it("makes distinct IDs when two generators floor on the same ID in the same millisecond", () => {
+    const floor = Identifier.ascending("message")
+    vi.useFakeTimers({ now: Identifier.timestamp(floor) })
+    const made = Array.from({ length: 1_000 }, () => Identifier.createGenerator().ascending("message", floor))
+    expect(new Set(made).size).toBe(1_000)
+    expect(made.every((id) => id > floor)).toBe(true)
+  })
+
+  it("makes 1,000 distinct IDs after the same floor without a generator, in its millisecond or from the future", () => {
+    vi.useFakeTimers({ now: new Date("2030-01-01T00:00:00Z") })
+    const future = { after: Identifier.ascending("message"), before: Identifier.descending("session") }
+    vi.setSystemTime(new Date("2026-01-01T00:00:00Z"))
+    const present = { after: Identifier.ascending("message"), before: Identifier.descending("session") }
+    for (const { after, before } of [present, future]) {
+      const later = Array.from({ length: 1_000 }, () => Identifier.ascending("message", after))
+      expect(new Set(later).size).toBe(1_000)
+      expect(later.every((id) => id > after)).toBe(true)
+      const earlier = Array.from({ length: 1_000 }, () => Identifier.descending("session", before))
+      expect(new Set(earlier).size).toBe(1_000)
+      expect(earlier.every((id) => id < before)).toBe(true)
+    }
+  })
+
   it("carries into the next millisecond when the random part is exhausted", () => {
     const floor = "msg_01ARZ3NDEKZZZZZZZZZZZZZZZZ"
     vi.useFakeTimers({ now: Identifier.timestamp(floor) })
@@ -119,6 +173,18 @@ describe("Identifier", () => {
   })
 })
 
+/** Each ID sorts strictly after `floor` and after the one made before it (so all are distinct). */
+function expectIncreasingAfter(floor: string, made: string[]) {
+  let previous = floor
+  let ordered = 0
+  for (const id of made) {
+    if (id > previous) ordered++
+    previous = id
+  }
+  expect(ordered).toBe(made.length)
+  expect(new Set(made).size).toBe(made.length)
+}
+
 describe("Identifier.createGenerator (property)", () => {
   it("orders IDs strictly for any sequence of clock readings, forwards or backwards", () => {
     fc.assert(
@@ -137,5 +203,21 @@ describe("Identifier.createGenerator (property)", () => {
         },
       ),
     )
+  })
+})
+
+describe("Identifier with a value that is not an ID", () => {
+  it("refuses a BigInt or a huge string with InvalidInputError, quoting it short", () => {
+    expect(() => Identifier.ascending("message", 10n as unknown as string)).toThrow(InvalidInputError)
+    const huge = `msg_${"x".repeat(100_000)}`
+    const error = (() => {
+      try {
+        Identifier.timestamp(huge)
+      } catch (caught) {
+        return caught as InvalidInputError
+      }
+    })()
+    expect(InvalidInputError.isInstance(error)).toBe(true)
+    expect(error?.message.length).toBeLessThan(300)
   })
 })

@@ -1,6 +1,13 @@
 import { APICallError, LoadAPIKeyError, NoOutputGeneratedError, RetryError } from "ai"
 import { describe, expect, it } from "vitest"
-import { MessageV2 } from "../../src/index.js"
+import {
+  InvalidInputError,
+  MessageV2,
+  NotFoundError,
+  Permission,
+  Question,
+  RuntimeClosedError,
+} from "../../src/index.js"
 import { fromError, isContextOverflow } from "../../src/message/from-error.js"
 
 const ctx = { providerID: "anthropic" }
@@ -217,6 +224,44 @@ describe("MessageV2.fromError: other errors", () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
     expect(fromError(cyclic, ctx)).toEqual({ name: "UnknownError", data: { message: "[object Object]" } })
+  })
+
+  it("maps a rejected question to UnknownError with its name and message", () => {
+    expect(fromError(Question.RejectedError.byUser(), ctx)).toEqual({
+      name: "UnknownError",
+      data: { message: "QuestionRejectedError: The user dismissed this question." },
+    })
+  })
+
+  it("maps a rejected permission to UnknownError with its name and message", () => {
+    expect(fromError(Permission.RejectedError.byUser(), ctx)).toEqual({
+      name: "UnknownError",
+      data: {
+        message: "PermissionRejectedError: The user rejected permission to use this specific tool call.",
+      },
+    })
+  })
+
+  it("maps NotFoundError to UnknownError with its name and message", () => {
+    expect(fromError(NotFoundError.of("Session", "ses_missing"), ctx)).toEqual({
+      name: "UnknownError",
+      data: { message: "NotFoundError: Session not found: ses_missing" },
+    })
+  })
+
+  it("maps any other named error of the package to UnknownError, never to a provider's APIError", () => {
+    const errors = [
+      new RuntimeClosedError({ message: "The runtime is closed" }),
+      new InvalidInputError({ message: "Invalid after", issues: [{ path: "after", message: "bad" }] }),
+      Permission.DeniedError.byRules([]),
+      Permission.CorrectedError.withFeedback("use git mv"),
+    ]
+    for (const error of errors) {
+      expect(fromError(error, ctx), error.name).toEqual({
+        name: "UnknownError",
+        data: { message: `${error.name}: ${error.message}` },
+      })
+    }
   })
 
   it("always returns something the assistant error schema accepts", () => {

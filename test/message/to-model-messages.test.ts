@@ -296,6 +296,36 @@ describe("MessageV2.toModelMessages: tool parts", () => {
     expect(INTERRUPTED_OUTPUT).toBe("[Tool execution was interrupted]")
   })
 
+  it("sends an interrupted call's partial output with its error", async () => {
+    const metadata = { output: "compiling 1/3\ncompiling 2/3", interrupted: true }
+    const history = [
+      assistant((m) => [
+        tool(m, "call_1", {
+          status: "error",
+          input: {},
+          error: "Tool execution aborted",
+          metadata,
+          time: { start: 1, end: 2 },
+        }),
+        tool(m, "call_2", { status: "running", input: {}, metadata: { output: "half" }, time: { start: 1 } }),
+      ]),
+    ]
+    const messages = await toModelMessages(history, model)
+    expect(messages[1]).toEqual({
+      role: "tool",
+      content: [
+        result("call_1", {
+          type: "error-text",
+          value: "Tool execution aborted\n\nOutput before the interruption:\ncompiling 1/3\ncompiling 2/3",
+        }),
+        result("call_2", {
+          type: "error-text",
+          value: `${INTERRUPTED_OUTPUT}\n\nOutput before the interruption:\nhalf`,
+        }),
+      ],
+    })
+  })
+
   it("splits a message at its steps: the call, its result, then the text after it", async () => {
     const history = [
       user((m) => [text(m, "read a.ts")]),

@@ -97,6 +97,17 @@ describe("Permission.evaluate", () => {
     expect(Permission.evaluate("bash", "x", rules).action).toBe("ask")
   })
 
+  it("matches permission names and patterns case-sensitively, as tool ids and Linux paths are", () => {
+    const rules = [deny("Guarded", "*"), deny("edit", "SRC/*"), allow("BASH", "*")]
+    expect(Permission.evaluate("guarded", "x", rules).action).toBe("ask")
+    expect(Permission.evaluate("Guarded", "x", rules).action).toBe("deny")
+    expect(Permission.evaluate("edit", "src/a.ts", rules).action).toBe("ask")
+    expect(Permission.evaluate("edit", "SRC/a.ts", rules).action).toBe("deny")
+    expect(Permission.evaluate("bash", "ls", rules).action).toBe("ask")
+    expect(Permission.match("README.md", "readme.*")).toBe(false)
+    expect(Permission.disabled(["guarded"], rules)).toEqual(new Set())
+  })
+
   it("asks when nothing matches", () => {
     expect(Permission.evaluate("webfetch", "https://example.com")).toEqual({
       permission: "webfetch",

@@ -3,7 +3,7 @@ import {
   createRuntime,
   type Event,
   Identifier,
-  type InvalidInputError,
+  InvalidInputError,
   NotFoundError,
   Permission,
   type RuntimeOptions,
@@ -228,6 +228,51 @@ describe("runtime.permission.ask", () => {
     expect(await runtime.permission.list()).toHaveLength(1)
     await vi.advanceTimersByTimeAsync(59_000)
     expect(((await byDefault) as Permission.RejectedError).data.reason).toBe("timeout")
+    expect(await runtime.permission.list()).toEqual([])
+  })
+
+  it("waits out a timeout of 2^31 ms or more, which a single timer would fire after 1 ms", async () => {
+    vi.useFakeTimers()
+    const { runtime, start } = await setup({ askTimeoutMs: 2 ** 31 })
+    const perCall = start({ patterns: ["a"], timeoutMs: 2 ** 32 + 5 })
+    const byDefault = start({ patterns: ["b"] })
+    const outcomes: unknown[] = []
+    for (const outcome of [perCall, byDefault]) void outcome.then((value) => outcomes.push(value))
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcomes).toEqual([])
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 2)
+    expect(outcomes).toEqual([])
+    expect(await runtime.permission.list()).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(1)
+    const error = (await byDefault) as Permission.RejectedError
+    expect(error.data.reason).toBe("timeout")
+    expect(error.message).toContain(`timed out after ${2 ** 31} ms`)
+    await vi.advanceTimersByTimeAsync(2 ** 31 + 4)
+    expect(outcomes).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(((await perCall) as Permission.RejectedError).data.reason).toBe("timeout")
+    expect(await runtime.permission.list()).toEqual([])
+  })
+
+  it("waits without limit when a call's timeoutMs is Infinity, whatever the runtime default", async () => {
+    vi.useFakeTimers()
+    const { runtime, asked, start } = await setup({ askTimeoutMs: 1_000 })
+    const outcome = start({ patterns: ["a"], timeoutMs: Number.POSITIVE_INFINITY })
+    await vi.advanceTimersByTimeAsync(2 ** 40)
+    expect(await runtime.permission.list()).toHaveLength(1)
+    await runtime.permission.reply({ requestID: asked()[0]!.id, reply: "once" })
+    expect(await outcome).toBe("allowed")
+  })
+
+  it("refuses a timeout that is not a positive whole number of milliseconds or Infinity, asking nothing", async () => {
+    const { runtime, events, start } = await setup()
+    for (const timeoutMs of [0, -1, 1.5, Number.NaN, Number.NEGATIVE_INFINITY, 2 ** 53, "60000"]) {
+      const error = (await start({ patterns: ["a"], timeoutMs: timeoutMs as number })) as InvalidInputError
+      expect(InvalidInputError.isInstance(error), String(timeoutMs)).toBe(true)
+      expect(error.data.issues.map((issue) => issue.path)).toEqual(["timeoutMs"])
+      expect(error.message).toContain(String(Number.MAX_SAFE_INTEGER))
+    }
+    expect(events.filter((event) => event.type.startsWith("permission"))).toEqual([])
     expect(await runtime.permission.list()).toEqual([])
   })
 

@@ -95,6 +95,8 @@ describe("runtime.question", () => {
       [[["yarn"], ["lint"]], "answers.0", '"yarn" is not an option'],
       [[["npm", "pnpm"], ["lint"]], "answers.0", "takes one choice"],
       [[["npm"], ["lint", "format"]], "answers.1", '"format" is not an option'],
+      // A huge answer is quoted by its first 100 characters and its length, not whole.
+      [[["y".repeat(1_000_000)], ["lint"]], "answers.0", `"${"y".repeat(100)}"… (1000000 characters) is not`],
     ]
     for (const [answers, path, message] of cases) {
       const error = await rejection(runtime.question.reply({ requestID, answers }))
@@ -132,6 +134,40 @@ describe("runtime.question", () => {
     await vi.advanceTimersByTimeAsync(4_900)
     expect(((await byDefault) as Question.RejectedError).data.reason).toBe("timeout")
     expect(await runtime.question.list()).toEqual([])
+  })
+
+  it("waits out a timeout of 2^31 ms or more, which a single timer would fire after 1 ms", async () => {
+    vi.useFakeTimers()
+    const { runtime, start } = await setup({ askTimeoutMs: 2 ** 31 })
+    const outcomes: unknown[] = []
+    const byDefault = start()
+    void byDefault.then((outcome) => outcomes.push(outcome))
+    await vi.advanceTimersByTimeAsync(1)
+    expect(outcomes).toEqual([])
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 2)
+    expect(outcomes).toEqual([])
+    expect(await runtime.question.list()).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    const error = (await byDefault) as Question.RejectedError
+    expect(error.data.reason).toBe("timeout")
+    expect(error.message).toContain(`timed out after ${2 ** 31} ms`)
+    expect(await runtime.question.list()).toEqual([])
+  })
+
+  it("waits without limit when a call's timeoutMs is Infinity, and refuses other bad timeouts", async () => {
+    vi.useFakeTimers()
+    const { runtime, asked, start } = await setup({ askTimeoutMs: 1_000 })
+    const unlimited = start(pickOne, { timeoutMs: Number.POSITIVE_INFINITY })
+    await vi.advanceTimersByTimeAsync(2 ** 40)
+    expect(await runtime.question.list()).toHaveLength(1)
+    await runtime.question.reply({ requestID: asked()[0]!.id, answers: [["npm"]] })
+    expect(await unlimited).toEqual([["npm"]])
+    for (const timeoutMs of [0, -5, 0.5, Number.NaN, Number.NEGATIVE_INFINITY, 2 ** 53]) {
+      const error = (await start(pickOne, { timeoutMs })) as InvalidInputError
+      expect(InvalidInputError.isInstance(error), String(timeoutMs)).toBe(true)
+      expect(error.data.issues.map((issue) => issue.path)).toEqual(["timeoutMs"])
+    }
+    expect(asked()).toHaveLength(1)
   })
 
   it("takes answers from an onQuestion handler, and validates them", async () => {

@@ -1,3 +1,4 @@
+import { APICallError } from "ai"
 import { afterEach, describe, expect, it, vi } from "vitest"
 import {
   AbortedError,
@@ -8,7 +9,9 @@ import {
   OutputLengthError,
   UnknownError,
 } from "../../src/message/errors.js"
+import { fromError } from "../../src/message/from-error.js"
 import { RetryOptions, retryDelay, retryMessage, sleep } from "../../src/session/retry.js"
+import { createTestRuntime, say } from "../../src/testing/index.js"
 
 afterEach(() => {
   vi.useRealTimers()
@@ -89,6 +92,80 @@ describe("retryMessage", () => {
       new OutputLengthError({ message: "overloaded" }).toObject(),
     ]
     for (const error of errors) expect(retryMessage(error), error.name).toBeUndefined()
+  })
+})
+
+describe("retryMessage of provider errors as fromError classifies them", () => {
+  const ALIBABA_BURST =
+    "Upstream error from Alibaba: Request rate increased too quickly. To ensure system stability, please adjust your client logic to scale requests more smoothly over time."
+  const OPENAI_SERVER_ERROR = JSON.stringify({
+    type: "error",
+    sequence_number: 2,
+    error: {
+      type: "server_error",
+      code: "server_error",
+      message: "An error occurred while processing your request.",
+      param: null,
+    },
+  })
+  const classify = (error: unknown) => retryMessage(fromError(error, { providerID: "openai" }))
+  const apiCallError = (message: string, statusCode: number | undefined) =>
+    new APICallError({ message, url: "https://api.example.com", requestBodyValues: {}, statusCode })
+
+  it("retries Alibaba's 'Request rate increased too quickly' as a rate limit, however it arrives", () => {
+    const expected = "Rate limited by the provider"
+    expect(retryMessage(unknown(ALIBABA_BURST))).toBe(expected)
+    expect(retryMessage(apiError({ message: ALIBABA_BURST }))).toBe(expected)
+    expect(classify(new Error(ALIBABA_BURST))).toBe(expected)
+    expect(classify(apiCallError(ALIBABA_BURST, undefined))).toBe(expected)
+    expect(classify({ error: { code: "limit_burst_rate", message: ALIBABA_BURST } })).toBe(expected)
+  })
+
+  it("retries an OpenAI server_error whose JSON is the message of a mid-stream error", () => {
+    const stored = fromError({ message: OPENAI_SERVER_ERROR }, { providerID: "openai" })
+    expect(stored).toMatchObject({
+      name: "APIError",
+      data: { message: "An error occurred while processing your request.", isRetryable: true },
+    })
+    expect(retryMessage(stored)).toBe("An error occurred while processing your request.")
+    expect(classify(new Error(OPENAI_SERVER_ERROR))).toBe("An error occurred while processing your request.")
+  })
+
+  it("retries an OpenAI server_error whose JSON sits in an API call error's message, with no status or a 400", () => {
+    for (const statusCode of [undefined, 400]) {
+      const error = apiCallError(`Bad Request: ${OPENAI_SERVER_ERROR}`, statusCode)
+      expect(fromError(error, { providerID: "openai" }).data, String(statusCode)).toMatchObject({
+        isRetryable: true,
+      })
+      expect(classify(error), String(statusCode)).toBe("Provider error")
+    }
+  })
+
+  it("still never retries a 400 that names no server failure", () => {
+    const invalid = JSON.stringify({ error: { type: "invalid_request_error", message: "Bad tool schema" } })
+    expect(classify(apiCallError(invalid, 400))).toBeUndefined()
+  })
+})
+
+describe("retrying in a running session", () => {
+  it("retries an OpenAI server_error that arrives mid-stream as JSON in the error's message", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] })
+    const serverError = JSON.stringify({
+      type: "error",
+      error: { type: "server_error", code: "server_error", message: "An error occurred." },
+    })
+    const { runtime, model } = createTestRuntime({
+      turns: [[say.error({ message: serverError })], [say.text("fine now")]],
+    })
+    const session = await runtime.session.create({ title: "Fixed title" })
+    const answer = runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "hello" }] })
+    await vi.waitFor(() => expect(runtime.session.status(session.id).type).toBe("retry"))
+    expect(runtime.session.status(session.id)).toMatchObject({ attempt: 1, message: "An error occurred." })
+    await vi.advanceTimersByTimeAsync(2_000)
+    const final = await answer
+    expect(final.parts.flatMap((part) => (part.type === "text" ? [part.text] : []))).toEqual(["fine now"])
+    expect(final.info.role === "assistant" && final.info.error).toBeUndefined()
+    expect(model.calls).toHaveLength(2)
   })
 })
 

@@ -140,6 +140,16 @@ describe("Session.getUsage", () => {
     }
   })
 
+  it("reads cache writes of Anthropic on Vertex, which reports them under the vertex key", () => {
+    const result = getUsage({
+      model: sonnet,
+      usage: usage({ input: 10_000, output: 0 }),
+      metadata: { vertex: { cacheCreationInputTokens: 4_000 } },
+    })
+    expect(result.tokens).toEqual({ input: 6_000, output: 0, reasoning: 0, cache: { read: 0, write: 4_000 } })
+    expect(result.cost).toBe(0.033)
+  })
+
   it("prefers the SDK's cache write count over metadata", () => {
     const result = getUsage({
       model: sonnet,

@@ -33,6 +33,9 @@ describe("storageConformance", () => {
       "a batch that fails part way writes nothing",
       "a row that fails its schema is refused with an error naming it, and nothing is written",
       "refuses a side value that is not JSON, writing nothing",
+      "refuses a session whose parent chain leads back to itself, writing nothing",
+      "refuses a batch that is not an array of writes, writing nothing",
+      "refuses a write of unknown type or with a missing or non-string key or ID, writing nothing",
     ])
   })
 

@@ -59,11 +59,34 @@ describe("Tool.truncateOutput", () => {
   it("cuts by bytes", () => {
     const cut = Tool.truncateOutput("x".repeat(100), { maxBytes: 10 })
     expect(cut.output.startsWith("[Output truncated: 1 more line(s), 100 byte(s)")).toBe(false)
-    expect(cut.output).toContain("100 byte(s) not shown")
+    expect(cut.output).toContain("90 byte(s) not shown")
     const lines = Tool.truncateOutput("aaaa\nbbbb\ncccc", { maxBytes: 10 })
     expect(lines.output.startsWith("aaaa\nbbbb\n\n[Output truncated: 1 more line(s), 5 byte(s)")).toBe(true)
   })
+
+  it("keeps the first bytes of one long line", () => {
+    // Minified JSON is one line; cutting at line boundaries alone would show the model nothing.
+    expect(Tool.truncateOutput("a".repeat(1000), { maxBytes: 100 })).toEqual({
+      output: "a".repeat(100) + note(0, 900),
+      truncated: true,
+    })
+  })
+
+  it("keeps the first bytes of a first line longer than the budget, and none of the lines after it", () => {
+    const cut = Tool.truncateOutput(`${"x".repeat(50)}\nshort\nlines`, { maxBytes: 20 })
+    expect(cut.output).toBe("x".repeat(20) + note(2, 42))
+  })
+
+  it("cuts a long line at a UTF-8 character boundary", () => {
+    // "é" is two bytes and "€" three: a budget ending inside one keeps only the characters before it.
+    expect(Tool.truncateOutput("é".repeat(100), { maxBytes: 11 }).output).toBe("é".repeat(5) + note(0, 190))
+    expect(Tool.truncateOutput("€".repeat(100), { maxBytes: 10 }).output).toBe("€".repeat(3) + note(0, 291))
+    expect(Tool.truncateOutput("€".repeat(100), { maxBytes: 2 }).output).toBe(note(0, 300))
+  })
 })
+
+const note = (lines: number, bytes: number) =>
+  `\n\n[Output truncated: ${lines} more line(s), ${bytes} byte(s) not shown. Narrow the request (a smaller range, a filter) to see the rest.]`
 
 describe("Tool registry", () => {
   it("filters tools by the rules and by the prompt's switches; a later tool replaces an earlier one", async () => {

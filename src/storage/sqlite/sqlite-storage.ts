@@ -3,7 +3,7 @@ import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
 import { CorruptRowError } from "../corrupt-row.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
-import { decodeJsonRow, validateWrites } from "../rows.js"
+import { decodeJsonRow, refuseParentCycle, requireString, validateWrites } from "../rows.js"
 import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./driver.js"
 import { migrate, rollback } from "./migrations.js"
 import { SQL, type Sql } from "./statements.js"
@@ -44,7 +44,7 @@ export class SqliteStorage implements Storage {
   }
 
   async getSession(sessionID: string): Promise<SessionInfo | undefined> {
-    const row = this.#get<{ data: string }>(SQL.getSession, sessionID)
+    const row = this.#get<{ data: string }>(SQL.getSession, requireString("sessionID", sessionID))
     return row ? decodeJsonRow("session", sessionID, row.data) : undefined
   }
 
@@ -53,11 +53,13 @@ export class SqliteStorage implements Storage {
     const rows =
       query.parentID === undefined
         ? this.#all<Row>(SQL.listSessions, limit)
-        : this.#all<Row>(SQL.listChildSessions, query.parentID, limit)
+        : this.#all<Row>(SQL.listChildSessions, requireString("parentID", query.parentID), limit)
     return rows.map((row): SessionInfo => decodeJsonRow("session", row.id, row.data))
   }
 
   async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
+    requireString("sessionID", sessionID)
+    requireString("messageID", messageID)
     const found = this.#read(() => {
       const message = this.#get<Row>(SQL.getMessage, sessionID, messageID)
       if (message) return { message, parts: this.#all<Row>(SQL.listMessageParts, sessionID, messageID) }
@@ -70,6 +72,7 @@ export class SqliteStorage implements Storage {
   }
 
   async listMessages(sessionID: string, query: MessageQuery = {}): Promise<WithParts[]> {
+    requireString("sessionID", sessionID)
     const { messages, parts } = this.#read(() => {
       const messages =
         query.limit === undefined
@@ -90,12 +93,12 @@ export class SqliteStorage implements Storage {
   }
 
   async getValue(key: string): Promise<unknown> {
-    const row = this.#get<{ value: string }>(SQL.getValue, key)
+    const row = this.#get<{ value: string }>(SQL.getValue, requireString("key", key))
     return row ? decodeValue(key, row.value) : undefined
   }
 
   async listValues(prefix: string): Promise<{ key: string; value: unknown }[]> {
-    const end = prefixEnd(prefix)
+    const end = prefixEnd(requireString("prefix", prefix))
     const rows =
       end === undefined
         ? this.#all<ValueRow>(SQL.listValues, prefix)
@@ -111,7 +114,7 @@ export class SqliteStorage implements Storage {
     const valid = validateWrites(writes)
     this.#run(SQL.beginWrite)
     try {
-      for (const write of valid) this.#apply(write)
+      for (const [index, write] of valid.entries()) this.#apply(write, index)
       this.#run(SQL.commit)
     } catch (error) {
       rollback(this.#db)
@@ -126,11 +129,17 @@ export class SqliteStorage implements Storage {
     this.#db.close()
   }
 
-  #apply(write: StorageWrite): void {
+  #apply(write: StorageWrite, index: number): void {
     switch (write.type) {
       case "session.put": {
         const { id, parentID } = write.info
         if (parentID !== undefined) this.#requireSession(parentID)
+        refuseParentCycle(
+          write.info,
+          index,
+          (sessionID) =>
+            this.#get<{ parent_id: string | null }>(SQL.getSessionParent, sessionID)?.parent_id ?? undefined,
+        )
         this.#run(SQL.putSession, id, parentID ?? null, JSON.stringify(write.info))
         return
       }

@@ -8,6 +8,7 @@ export const SQL = {
   commit: "COMMIT",
   getSession: "SELECT data FROM session WHERE id = ?",
   hasSession: "SELECT 1 FROM session WHERE id = ?",
+  getSessionParent: "SELECT parent_id FROM session WHERE id = ?",
   listSessions: "SELECT id, data FROM session ORDER BY id LIMIT ?",
   listChildSessions: "SELECT id, data FROM session WHERE parent_id = ? ORDER BY id LIMIT ?",
   putSession:

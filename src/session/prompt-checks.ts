@@ -1,0 +1,32 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+import { InvalidInputError } from "../error/invalid-input.js"
+import type { Storage } from "../storage/port.js"
+import { maxID, sessionFloor } from "./floor.js"
+
+/**
+ * A caller-chosen message ID must be new and sort after the session's history: an existing ID
+ * would overwrite that message (an assistant's, with its cost), and an earlier one would hide
+ * the prompt behind the answers it should get.
+ */
+export async function assertNewMessageID(
+  storage: Storage,
+  sessionID: string,
+  messageID: string,
+): Promise<void> {
+  if (await storage.getMessage(sessionID, messageID))
+    throw invalid("messageID", `message ${messageID} already exists in session ${sessionID}`)
+  const floor = await sessionFloor(storage, sessionID)
+  if (floor !== undefined && maxID(floor, messageID) === floor)
+    throw invalid("messageID", `${messageID} does not sort after the session's newest ID ${floor}`)
+}
+
+/** Hidden agents (titles, summaries, compaction) and sub-agents are started by the runtime, not prompted. */
+export function assertPromptable(agent: AgentInfo): void {
+  if (agent.hidden) throw invalid("agent", `agent "${agent.name}" is internal and cannot be prompted`)
+  if (agent.mode === "subagent")
+    throw invalid("agent", `agent "${agent.name}" is a sub-agent; prompt a primary agent, which can start it`)
+}
+
+function invalid(path: string, message: string): InvalidInputError {
+  return new InvalidInputError({ message: `Invalid ${path}: ${message}`, issues: [{ path, message }] })
+}

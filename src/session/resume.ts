@@ -1,0 +1,182 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+import type { Assistant } from "../message/info.js"
+import type { Part, ToolPart } from "../message/part.js"
+import { CorrectedError, RejectedError as PermissionRejectedError } from "../permission/errors.js"
+import type { Reply, Ruleset } from "../permission/schema.js"
+import { errorText } from "../processor/parts.js"
+import { RejectedError as QuestionRejectedError } from "../question/errors.js"
+import type { Answer, Info as QuestionInfo } from "../question/schema.js"
+import { answeredResult } from "../question/tool.js"
+import { runTool } from "../tool/ai-tools.js"
+import type { Context, Result } from "../tool/tool.js"
+import { abortable } from "./abortable.js"
+import type { LoopDeps } from "./loop-deps.js"
+import { interrupted } from "./repair.js"
+
+/** The answer that resumes a tool call whose process stopped while it waited for a human. */
+export type StoredDecision =
+  | { type: "permission"; permission: string; patterns: string[]; reply: Reply; message?: string | undefined }
+  | { type: "question"; answers: Answer[] | undefined }
+
+export type ToolCallRef = { sessionID: string; messageID: string; callID: string }
+
+/**
+ * Finishes a tool call that a stopped process left running while it waited for a permission
+ * reply or an answer, as the processor would have: with the decision, the tool runs (or is
+ * refused), its part is completed, and its assistant message is closed so the loop can take
+ * the next step. Returns whether the turn is blocked (a user's "no"), or undefined when the
+ * call is no longer waiting (it was repaired or answered meanwhile).
+ */
+export async function resumeToolCall(
+  deps: Pick<LoopDeps, "storage" | "session" | "permission" | "tools" | "hooks">,
+  input: ToolCallRef & {
+    decision: StoredDecision
+    agent: AgentInfo
+    ruleset: Ruleset
+    abort: AbortSignal
+    /** Calls still waiting for their own answer, asked when the message is closed. */
+    waiting: () => Promise<Set<string>>
+  },
+): Promise<{ blocked: boolean } | undefined> {
+  const message = await deps.storage.getMessage(input.sessionID, input.messageID)
+  const part = message?.parts.find(
+    (candidate): candidate is ToolPart => candidate.type === "tool" && candidate.callID === input.callID,
+  )
+  if (message?.info.role !== "assistant" || part?.state.status !== "running") return undefined
+  const start = part.state.time.start
+  const args = part.state.input
+  let blocked = false
+  let finished: ToolPart
+  try {
+    const { attachments, ...result } = await outcome(deps, input, part)
+    const files = attachments?.map((file) => ({
+      ...file,
+      id: deps.session.newPartID(input.messageID),
+      sessionID: input.sessionID,
+      messageID: input.messageID,
+      type: "file" as const,
+    }))
+    finished = {
+      ...part,
+      state: {
+        status: "completed",
+        input: args,
+        ...result,
+        ...(files ? { attachments: files } : {}),
+        time: { start, end: Date.now() },
+      },
+    }
+  } catch (error) {
+    blocked = PermissionRejectedError.isInstance(error) || QuestionRejectedError.isInstance(error)
+    finished = {
+      ...part,
+      state: { status: "error", input: args, error: errorText(error), time: { start, end: Date.now() } },
+    }
+  }
+  const current = (await deps.storage.getMessage(input.sessionID, input.messageID)) ?? message
+  await closeMessage(deps, current.info as Assistant, current.parts, finished, await input.waiting())
+  return { blocked }
+}
+
+async function outcome(
+  deps: Pick<LoopDeps, "session" | "permission" | "tools" | "hooks">,
+  input: ToolCallRef & { decision: StoredDecision; agent: AgentInfo; ruleset: Ruleset; abort: AbortSignal },
+  part: ToolPart,
+): Promise<Result> {
+  const { decision } = input
+  const args = part.state.input
+  if (decision.type === "question") {
+    if (!decision.answers) throw QuestionRejectedError.byUser()
+    const questions = (args as { questions?: QuestionInfo[] }).questions ?? []
+    return answeredResult(questions, decision.answers)
+  }
+  if (decision.reply === "reject")
+    throw decision.message ? CorrectedError.withFeedback(decision.message) : PermissionRejectedError.byUser()
+  const tool = deps.tools.get(part.tool)
+  if (!tool) throw new Error(`Unknown tool: ${part.tool}`)
+  return runTool(tool, args, resumedContext(deps, input, part), {
+    before: async (info, parsed, context) => {
+      const output = { args: parsed }
+      const about = { sessionID: input.sessionID, tool: info.id, callID: input.callID, abort: context.abort }
+      await abortable(deps.hooks["tool.before"]?.(about, output), context.abort)
+      return output.args
+    },
+    after: async (info, result, context) => {
+      const about = { sessionID: input.sessionID, tool: info.id, callID: input.callID, abort: context.abort }
+      await abortable(deps.hooks["tool.after"]?.(about, result), context.abort)
+      return result
+    },
+  })
+}
+
+/** The call's context again; its first ask for the replied permission is the reply itself. */
+function resumedContext(
+  deps: Pick<LoopDeps, "session" | "permission">,
+  input: ToolCallRef & { decision: StoredDecision; agent: AgentInfo; ruleset: Ruleset; abort: AbortSignal },
+  part: ToolPart,
+): Context {
+  let replied = false
+  const { decision } = input
+  return {
+    sessionID: input.sessionID,
+    messageID: input.messageID,
+    callID: input.callID,
+    agent: input.agent.name,
+    abort: input.abort,
+    async metadata(update) {
+      if (part.state.status !== "running") return
+      part.state = { ...part.state, ...update }
+      await deps.session.updatePart(structuredClone(part))
+    },
+    async ask(request) {
+      const answered =
+        decision.type === "permission" &&
+        request.permission === decision.permission &&
+        request.patterns.every((pattern) => decision.patterns.includes(pattern))
+      if (answered && !replied) {
+        replied = true
+        return
+      }
+      await deps.permission.ask({
+        sessionID: input.sessionID,
+        permission: request.permission,
+        patterns: request.patterns,
+        always: request.always ?? [],
+        metadata: request.metadata ?? {},
+        tool: { messageID: input.messageID, callID: input.callID },
+        ruleset: input.ruleset,
+        signal: input.abort,
+      })
+    },
+  }
+}
+
+/**
+ * The resumed call's part, stored with its message in one write. The message is closed as its
+ * step would have closed it once no other call of it waits for an answer; until then the
+ * waiting calls stay running and the message open.
+ */
+async function closeMessage(
+  deps: Pick<LoopDeps, "storage" | "session">,
+  info: Assistant,
+  parts: Part[],
+  finished: ToolPart,
+  waiting: ReadonlySet<string>,
+): Promise<void> {
+  const now = Date.now()
+  const open = parts.some(
+    (part) => part.type === "tool" && part.id !== finished.id && waiting.has(part.callID),
+  )
+  const closed = parts.map((part): Part => {
+    if (part.id === finished.id) return finished
+    if (open) return part
+    if (part.type === "tool") return interrupted(part, now)
+    if ((part.type === "text" || part.type === "reasoning") && part.time?.end === undefined)
+      return { ...part, time: { start: part.time?.start ?? now, end: now } }
+    return part
+  })
+  const message: Assistant = open
+    ? info
+    : { ...info, finish: info.finish ?? "tool-calls", time: { ...info.time, completed: now } }
+  await deps.session.saveMessage({ info: message, parts: closed })
+}

@@ -1,0 +1,38 @@
+/**
+ * The lines a child prints. Each is printed after the write it reports has committed (stdout is
+ * written synchronously), so every `ack` line the parent received is a promise of durability.
+ */
+export const line = {
+  session: (sessionID: string) => `ack session ${sessionID}`,
+  user: (sessionID: string, messageID: string, index: number) =>
+    `ack user ${sessionID} ${messageID} ${index}`,
+  answer: (messageID: string, index: number) => `ack answer ${messageID} ${index}`,
+  /** Not a promise: where the child was, for the histogram of kill points. */
+  phase: (name: string) => `phase ${name}`,
+  done: () => "done",
+}
+
+export type Acked = { messageID: string; index: number }
+
+/** What a killed child had acknowledged, and the last thing it printed. */
+export type Acks = {
+  sessionID: string | undefined
+  users: Acked[]
+  answers: Acked[]
+  /** The last line without its IDs ("ack user", "phase tool-running"), or "no output yet". */
+  last: string
+}
+
+export function parseAcks(lines: readonly string[]): Acks {
+  const acks: Acks = { sessionID: undefined, users: [], answers: [], last: "no output yet" }
+  for (const text of lines) {
+    const words = text.split(" ")
+    if (words[0] === "ack" && words[1] === "session") acks.sessionID = words[2]
+    if (words[0] === "ack" && words[1] === "user")
+      acks.users.push({ messageID: words[3] ?? "", index: Number(words[4]) })
+    if (words[0] === "ack" && words[1] === "answer")
+      acks.answers.push({ messageID: words[2] ?? "", index: Number(words[3]) })
+    acks.last = words.slice(0, 2).join(" ")
+  }
+  return acks
+}

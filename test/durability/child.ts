@@ -1,0 +1,96 @@
+/**
+ * The program a durability trial kills: `node child.ts <dbfile> <seed>`. It runs a streaming,
+ * tool-using session on SQLite (see plan.ts and script.ts) and prints what it has stored
+ * (acks.ts) until the parent's SIGKILL stops it somewhere.
+ */
+import { writeSync } from "node:fs"
+import { createProvider, createRuntime, type Event } from "../../src/index.js"
+import { SqliteStorage } from "../../src/storage/sqlite/index.js"
+import { scriptedModel, testModelInfo } from "../../src/testing/index.js"
+import { line } from "./acks.js"
+import { planRun } from "./plan.js"
+import { probeRules, probeTool, sleep } from "./probe-tool.js"
+import { turnsOf } from "./script.js"
+import { SlowStorage } from "./slow-storage.js"
+
+const [file, seedText] = process.argv.slice(2)
+if (file === undefined || seedText === undefined) {
+  console.error("usage: child.ts <dbfile> <seed>")
+  process.exit(2)
+}
+const plan = planRun(Number(seedText))
+// writeSync: the line is in the pipe before the next statement runs, so a kill cannot lose it.
+const print = (text: string) => writeSync(1, `${text}\n`)
+
+const ref = { providerID: testModelInfo.providerID, modelID: testModelInfo.id }
+const runtime = createRuntime({
+  provider: createProvider({
+    models: [{ ...ref, language: scriptedModel(turnsOf(plan)), info: testModelInfo }],
+    default: ref,
+  }),
+  storage: new SlowStorage(new SqliteStorage(file), plan.writeDelayMs),
+  tools: [probeTool],
+  permission: probeRules,
+  onPermission: async (_request, { signal }) => {
+    await sleep(plan.answerDelayMs, signal)
+    return "once" as const
+  },
+  askTimeoutMs: 30_000,
+})
+
+let cost = 0
+runtime.events.onAny((event) => {
+  const name = phaseOf(event)
+  if (name) print(line.phase(name))
+})
+
+// A title of our own: no title call takes a scripted turn.
+const session = await runtime.session.create({ title: "Durability trial" })
+print(line.session(session.id))
+for (const prompt of plan.prompts) {
+  await sleep(plan.pauseMs)
+  const user = await runtime.session.prompt({
+    sessionID: session.id,
+    parts: [{ type: "text", text: prompt.question }],
+    noReply: true,
+  })
+  print(line.user(session.id, user.info.id, prompt.index))
+  const answer = await runtime.session.loop(session.id)
+  if (answer.info.role !== "assistant" || answer.info.error)
+    throw new Error(`prompt ${prompt.index + 1} failed: ${JSON.stringify(answer.info)}`)
+  print(line.answer(answer.info.id, prompt.index))
+}
+await runtime.close()
+print(line.done())
+
+/** Where the run is, from the event a write just published; undefined for events not worth a line. */
+function phaseOf(event: Event): string | undefined {
+  switch (event.type) {
+    case "message.part.updated": {
+      const { part } = event.properties
+      // A user's text part has no time; an assistant's always has.
+      if ((part.type === "text" || part.type === "reasoning") && part.time !== undefined)
+        return `${part.type}-${part.time?.end === undefined ? "started" : "ended"}`
+      if (part.type === "tool") return `tool-${part.state.status}`
+      if (part.type === "step-start" || part.type === "step-finish") return part.type
+      return undefined
+    }
+    case "message.updated": {
+      const { info } = event.properties
+      if (info.role === "user") return undefined
+      if (info.time.completed !== undefined) return "assistant-completed"
+      return info.finish === undefined ? "assistant-created" : "assistant-finish-written"
+    }
+    case "session.updated": {
+      const changed = event.properties.info.cost !== cost
+      cost = event.properties.info.cost
+      return changed ? "usage-recorded" : undefined
+    }
+    case "permission.asked":
+      return "permission-asked"
+    case "permission.replied":
+      return "permission-replied"
+    default:
+      return undefined
+  }
+}
