@@ -51,14 +51,19 @@ function play(steps: readonly ScriptStep[], signal: AbortSignal | undefined): Re
   if (!steps.some((step) => step.type === "error")) queue.push(finishChunk(steps))
 
   return new ReadableStream<StreamChunk>({
+    // Every pull enqueues a chunk (after any pauses before it): a pull that enqueues nothing is
+    // not always pulled again, and ai 7's stream pipeline then waits forever.
     async pull(controller) {
-      const item = queue.shift()
-      if (item === undefined) return controller.close()
-      if ("delay" in item) {
-        await wait(item.delay, signal).catch((error: unknown) => controller.error(error))
-        return
+      for (;;) {
+        const item = queue.shift()
+        if (item === undefined) return controller.close()
+        if (!("delay" in item)) return controller.enqueue(item)
+        try {
+          await wait(item.delay, signal)
+        } catch (error) {
+          return controller.error(error)
+        }
       }
-      controller.enqueue(item)
     },
   })
 }

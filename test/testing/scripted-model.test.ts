@@ -1,5 +1,5 @@
 import { streamText } from "ai"
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { createTestRuntime, say, scriptedModel, testModelInfo } from "../../src/testing/index.js"
 
 async function collect(model: ReturnType<typeof scriptedModel>, abortSignal?: AbortSignal) {
@@ -54,6 +54,29 @@ describe("scriptedModel", () => {
     expect((await collect(model)).types).toContain("error")
     const mid = await collect(model)
     expect(mid.types).toEqual(expect.arrayContaining(["text-delta", "error"]))
+  })
+
+  it("plays chunks separated by several pauses to the end", async () => {
+    vi.useFakeTimers()
+    try {
+      const model = scriptedModel([
+        [
+          say.chunk({ type: "text-start", id: "t" }),
+          say.chunk({ type: "text-delta", id: "t", delta: "one " }),
+          say.delay(25),
+          say.chunk({ type: "text-delta", id: "t", delta: "two " }),
+          say.delay(25),
+          say.delay(25),
+          say.chunk({ type: "text-delta", id: "t", delta: "three" }),
+          say.chunk({ type: "text-end", id: "t" }),
+        ],
+      ])
+      const played = collect(model)
+      await vi.advanceTimersByTimeAsync(100)
+      expect((await played).text).toBe("one two three")
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("stops a delay when the call is aborted", async () => {
