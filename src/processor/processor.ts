@@ -1,32 +1,34 @@
-import { type LanguageModel, type ModelMessage, streamText, type TextStreamPart, type ToolSet } from "ai"
+import { type LanguageModel, streamText, type TextStreamPart, type ToolSet } from "ai"
 import { Decimal } from "decimal.js"
+import { abortable } from "../loop/abortable.js"
+import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../loop/doom-loop.js"
+import type { Hooks } from "../loop/hooks.js"
 import { AbortedError, APIError } from "../message/errors.js"
 import { fromError } from "../message/from-error.js"
 import type { Assistant } from "../message/info.js"
 import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
 import { DeniedError, RejectedError as PermissionRejectedError } from "../permission/errors.js"
-import type { Ruleset } from "../permission/schema.js"
+import type { PermissionService } from "../permission/service.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
-import type { Runtime } from "../runtime.js"
-import { abortable } from "../session/abortable.js"
-import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../session/doom-loop.js"
-import type { Hooks } from "../session/hooks.js"
+import type { SessionService } from "../session/service.js"
 import { getUsage } from "../session/usage.js"
 import type { Snapshot } from "../snapshot/port.js"
 import { type ToolHooks, toAITools } from "../tool/ai-tools.js"
-import type { Context, Info as ToolInfo } from "../tool/tool.js"
+import type { Context } from "../tool/tool.js"
 import { closeUnfinished } from "./close.js"
 import { errorText, inputRecord, toolResult } from "./parts.js"
 import { StreamStalled, untilAborted } from "./read-stream.js"
+import type { ProcessResult, StreamInput } from "./stream-input.js"
 import { createWriteQueue } from "./write-queue.js"
 
+/** What the processor writes through and asks through: a runtime's services, or a custom loop's. */
 export type ProcessorRuntime = {
   session: Pick<
-    Runtime["session"],
+    SessionService,
     "updateMessage" | "updatePart" | "updatePartDelta" | "newPartID" | "recordUsage"
   >
-  permission: Pick<Runtime["permission"], "ask">
+  permission: Pick<PermissionService, "ask">
 }
 
 export type CreateInput = {
@@ -52,23 +54,6 @@ export type CreateInput = {
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000
 export const DEFAULT_CHECKPOINT_MS = 1_000
-
-/** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */
-export type StreamInput = {
-  messages: ModelMessage[]
-  system?: string
-  tools?: ToolInfo[]
-  ruleset?: Ruleset
-  temperature?: number
-  topP?: number
-  maxOutputTokens?: number
-  toolChoice?: Parameters<typeof streamText>[0]["toolChoice"]
-  providerOptions?: Parameters<typeof streamText>[0]["providerOptions"]
-  headers?: Record<string, string>
-}
-
-/** What the loop should do next: go on, stop (error or rejection), or compact the context first. */
-export type ProcessResult = "continue" | "stop" | "compact"
 
 type Stream = TextStreamPart<ToolSet>
 

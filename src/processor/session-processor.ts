@@ -1,7 +1,2 @@
-export {
-  type CreateInput,
-  create,
-  type ProcessorRuntime,
-  type ProcessResult,
-  type StreamInput,
-} from "./processor.js"
+export { type CreateInput, create, type ProcessorRuntime } from "./processor.js"
+export type { ProcessResult, StreamInput } from "./stream-input.js"

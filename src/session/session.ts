@@ -1,4 +1,7 @@
-export { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD, doomLoopMessage, isDoomLoop } from "./doom-loop.js"
+export { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD, doomLoopMessage, isDoomLoop } from "../loop/doom-loop.js"
+export { MissingProviderError, NoUserMessageError } from "../loop/loop-errors.js"
+export { PromptInput } from "../loop/prompt-input.js"
+export { RetryOptions, retryDelay, retryMessage } from "../loop/retry.js"
 export { Event } from "./events.js"
 export { Info } from "./info.js"
 export {
@@ -9,9 +12,6 @@ export {
   PartDelta,
   UpdateInput,
 } from "./input.js"
-export { MissingProviderError, NoUserMessageError } from "./loop-errors.js"
-export { PromptInput } from "./prompt-input.js"
-export { RetryOptions, retryDelay, retryMessage } from "./retry.js"
 export type { SessionService as Service } from "./service.js"
 export { Status } from "./status.js"
 export { Todo } from "./todo.js"

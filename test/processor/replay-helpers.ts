@@ -2,7 +2,7 @@ import fs from "node:fs"
 import type { LanguageModel } from "ai"
 import { createRuntime, type Event, type MessageV2, SessionProcessor } from "../../src/index.js"
 import { toModelMessages } from "../../src/message/to-model-messages.js"
-import type { StreamInput } from "../../src/processor/processor.js"
+import type { StreamInput } from "../../src/processor/stream-input.js"
 import type { ModelInfo } from "../../src/provider/model-info.js"
 import { createBuilders } from "../../src/testing/index.js"
 

@@ -6,7 +6,7 @@ import {
   DOOM_LOOP_THRESHOLD,
   doomLoopMessage,
   isDoomLoop,
-} from "../../src/session/doom-loop.js"
+} from "../../src/loop/doom-loop.js"
 
 function toolPart(
   tool: string,

@@ -10,7 +10,7 @@ import {
   UnknownError,
 } from "../../src/message/errors.js"
 import { fromError } from "../../src/message/from-error.js"
-import { RetryOptions, retryDelay, retryMessage, sleep } from "../../src/session/retry.js"
+import { RetryOptions, retryDelay, retryMessage, sleep } from "../../src/loop/retry.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 
 afterEach(() => {

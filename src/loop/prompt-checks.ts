@@ -1,7 +1,7 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import { InvalidInputError } from "../error/invalid-input.js"
+import { maxID, sessionFloor } from "../session/floor.js"
 import type { Storage } from "../storage/port.js"
-import { maxID, sessionFloor } from "./floor.js"
 
 /**
  * A caller-chosen message ID must be new and sort after the session's history: an existing ID

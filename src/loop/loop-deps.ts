@@ -2,13 +2,13 @@ import type { Info as AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
 import type { CompactionConfig } from "../compaction/config.js"
 import type { Ruleset } from "../permission/schema.js"
+import type { PermissionService } from "../permission/service.js"
 import type { Provider } from "../provider/provider.js"
-import type { Runtime } from "../runtime.js"
+import type { SessionService } from "../session/service.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { Storage } from "../storage/port.js"
 import type { ToolRegistry } from "../tool/registry.js"
 import type { Hooks } from "./hooks.js"
-import type { SessionService } from "./service.js"
 import type { StatusRegistry } from "./status-registry.js"
 
 /** What the prompt loop needs from the runtime. */
@@ -16,7 +16,7 @@ export type LoopDeps = {
   storage: Storage
   bus: Bus
   session: SessionService
-  permission: Pick<Runtime["permission"], "ask">
+  permission: Pick<PermissionService, "ask">
   provider: Provider | undefined
   agents: Record<string, AgentInfo>
   defaultAgent: string

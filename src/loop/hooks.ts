@@ -1,6 +1,6 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import type { WithParts } from "../message/info.js"
-import type { StreamInput } from "../processor/processor.js"
+import type { StreamInput } from "../processor/stream-input.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import type { Result } from "../tool/tool.js"
 

@@ -1,10 +1,10 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import { systemPrompt } from "../agent/system.js"
 import type { User } from "../message/info.js"
-import type { StreamInput } from "../processor/processor.js"
+import type { StreamInput } from "../processor/stream-input.js"
 import type { Model } from "../provider/provider.js"
+import type { Info as SessionInfo } from "../session/info.js"
 import { abortable } from "./abortable.js"
-import type { Info as SessionInfo } from "./info.js"
 import type { LoopDeps } from "./loop-deps.js"
 
 type Settings = Pick<StreamInput, "temperature" | "topP" | "providerOptions"> & { system: string }

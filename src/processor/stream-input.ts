@@ -1,0 +1,20 @@
+import type { ModelMessage, streamText } from "ai"
+import type { Ruleset } from "../permission/schema.js"
+import type { Info as ToolInfo } from "../tool/tool.js"
+
+/** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */
+export type StreamInput = {
+  messages: ModelMessage[]
+  system?: string
+  tools?: ToolInfo[]
+  ruleset?: Ruleset
+  temperature?: number
+  topP?: number
+  maxOutputTokens?: number
+  toolChoice?: Parameters<typeof streamText>[0]["toolChoice"]
+  providerOptions?: Parameters<typeof streamText>[0]["providerOptions"]
+  headers?: Record<string, string>
+}
+
+/** What the loop should do next: go on, stop (error or rejection), or compact the context first. */
+export type ProcessResult = "continue" | "stop" | "compact"
