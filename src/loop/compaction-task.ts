@@ -210,6 +210,8 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
   return { request, run, resume, prune }
 }
 
+export type CompactionTasks = ReturnType<typeof createCompactionTasks>
+
 /** What the model saw before the compaction request `task`. */
 function visibleBefore(history: readonly WithParts[], task: WithParts): WithParts[] {
   return filterCompacted(history.filter((message) => message.info.id < task.info.id))

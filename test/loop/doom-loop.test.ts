@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest"
-import type { ToolPart, ToolState } from "../../src/message/part.js"
 import {
   canonicalJSON,
   DOOM_LOOP_PERMISSION,
@@ -7,6 +6,7 @@ import {
   doomLoopMessage,
   isDoomLoop,
 } from "../../src/loop/doom-loop.js"
+import type { ToolPart, ToolState } from "../../src/message/part.js"
 
 function toolPart(
   tool: string,

@@ -1,5 +1,6 @@
 import { APICallError } from "ai"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { RetryOptions, retryDelay, retryMessage, sleep } from "../../src/loop/retry.js"
 import {
   AbortedError,
   APIError,
@@ -10,7 +11,6 @@ import {
   UnknownError,
 } from "../../src/message/errors.js"
 import { fromError } from "../../src/message/from-error.js"
-import { RetryOptions, retryDelay, retryMessage, sleep } from "../../src/loop/retry.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 
 afterEach(() => {

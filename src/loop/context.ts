@@ -1,0 +1,43 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+import { getAgent } from "../agent/resolve.js"
+import { merge } from "../permission/rules.js"
+import type { Ruleset } from "../permission/schema.js"
+import { sessionRules } from "../permission/session-rules.js"
+import type { Provider } from "../provider/provider.js"
+import type { Info as SessionInfo } from "../session/info.js"
+import { type CompactionTasks, createCompactionTasks } from "./compaction-task.js"
+import type { LoopDeps } from "./loop-deps.js"
+import { MissingProviderError } from "./loop-errors.js"
+import { createModelCall, type ModelCall } from "./model-call.js"
+
+/** What every part of one runtime's loop shares: its dependencies and the model call. */
+export type LoopContext = {
+  deps: LoopDeps
+  call: ModelCall
+  compaction: CompactionTasks
+  /** Sessions whose leftovers from a stopped process were closed (or that this loop ran). */
+  repaired: Set<string>
+  provider(): Provider
+  agentOf(name: string): AgentInfo
+  /** The rules a step of this agent runs under in this session: agent, runtime, session and its ancestors. */
+  rulesFor(session: SessionInfo, agent: AgentInfo): Promise<Ruleset>
+}
+
+export function createLoopContext(deps: LoopDeps): LoopContext {
+  const provider = () => {
+    if (!deps.provider)
+      throw new MissingProviderError({ message: "runtime.session.prompt needs createRuntime({ provider })" })
+    return deps.provider
+  }
+  const call = createModelCall(deps)
+  return {
+    deps,
+    call,
+    compaction: createCompactionTasks(deps, call, provider),
+    repaired: new Set(),
+    provider,
+    agentOf: (name) => getAgent(deps.agents, name),
+    rulesFor: async (session, agent) =>
+      merge(agent.permission, deps.permissionRules, await sessionRules(session, deps.storage)),
+  }
+}

@@ -1,0 +1,79 @@
+import { UnknownError } from "../message/errors.js"
+import type { WithParts } from "../message/info.js"
+import type { LoopContext } from "./context.js"
+import { repairSession } from "./repair.js"
+import type { StoredDecision, ToolCallRef } from "./resume.js"
+import { executeRun } from "./run.js"
+import type { Resume, Run, RunState } from "./run-state.js"
+
+type StartOptions = Partial<Pick<RunState, "compact" | "resumes" | "holdForAnswers">>
+
+/**
+ * The sessions this runtime is running: one run per session, which joined prompts share; its
+ * status; cancel and stop; and answers that resume a stopped process's waiting calls.
+ */
+export function createRunRegistry(context: LoopContext) {
+  const { deps } = context
+  const runs = new Map<string, Run>()
+
+  function start(sessionID: string, options: StartOptions = {}): Promise<WithParts> {
+    const state: RunState = { abort: new AbortController(), incoming: [], resumes: [], ...options }
+    deps.status.set(sessionID, { type: "busy" })
+    const done = executeRun(context, sessionID, state).finally(() => {
+      runs.delete(sessionID)
+      deps.status.set(sessionID, { type: "idle" })
+      // Answers that arrived after this run had passed its resumes get a run of their own.
+      const left = state.resumes.splice(0)
+      if (left.length > 0) startResumes(sessionID, left)
+    })
+    runs.set(sessionID, { ...state, done })
+    return done
+  }
+
+  function startResumes(sessionID: string, resumes: Resume[]): void {
+    start(sessionID, { resumes }).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error)
+      deps.bus.publish("session.error", { sessionID, error: new UnknownError({ message }).toObject() })
+    })
+  }
+
+  /** Cancels the runs of these sessions and waits until they have stopped writing. */
+  async function stop(sessionIDs: readonly string[]): Promise<void> {
+    const stopping = sessionIDs.flatMap((sessionID) => {
+      const run = runs.get(sessionID)
+      run?.abort.abort()
+      return run ? [run.done] : []
+    })
+    await Promise.allSettled(stopping)
+  }
+
+  return {
+    get: (sessionID: string) => runs.get(sessionID),
+    start,
+    /**
+     * Finishes a tool call that a stopped process left waiting for this answer, then goes on
+     * with the turn, in the background: the caller (a reply) returns once the run is registered.
+     */
+    resume(call: ToolCallRef, decision: StoredDecision): void {
+      const running = runs.get(call.sessionID)
+      if (running) running.resumes.push({ ...call, decision })
+      else startResumes(call.sessionID, [{ ...call, decision }])
+    },
+    /** Repairs what a stopped process left in a session this runtime is not running and has not run. */
+    async repairIfIdle(sessionID: string): Promise<void> {
+      if (runs.has(sessionID) || context.repaired.has(sessionID)) return
+      context.repaired.add(sessionID)
+      try {
+        await repairSession(deps, sessionID, await deps.asks.storedCalls(sessionID))
+      } catch (error) {
+        context.repaired.delete(sessionID)
+        throw error
+      }
+    },
+    stop,
+    /** Cancels every run; resolves when they have settled. */
+    stopAll: () => stop([...runs.keys()]),
+  }
+}
+
+export type RunRegistry = ReturnType<typeof createRunRegistry>

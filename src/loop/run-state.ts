@@ -1,0 +1,21 @@
+import type { WithParts } from "../message/info.js"
+import type { ModelRef } from "../message/part.js"
+import type { StoredDecision, ToolCallRef } from "./resume.js"
+
+/** A tool call a stopped process left waiting, with the answer that resumes it. */
+export type Resume = ToolCallRef & { decision: StoredDecision }
+
+/** One run of a session's loop, from its start until it answers (or stops). */
+export type RunState = {
+  abort: AbortController
+  /** Prompts that joined the run, taken in before the next model call. */
+  incoming: WithParts[]
+  /** The run starts with a compaction the host asked for. */
+  compact?: { model: ModelRef | undefined } | undefined
+  /** Tool calls a stopped process left waiting, with their answers: the run finishes them first. */
+  resumes: Resume[]
+  /** A bare loop() waits while calls of a stopped process wait for answers, rather than dropping them. */
+  holdForAnswers?: boolean
+}
+
+export type Run = RunState & { done: Promise<WithParts> }

@@ -1,0 +1,47 @@
+import type { ModelMessage } from "ai"
+import type { Info as AgentInfo } from "../agent/info.js"
+import { MAX_STEPS } from "../agent/prompts/index.js"
+import type { User, WithParts } from "../message/info.js"
+import { toModelMessages } from "../message/to-model-messages.js"
+import type { Model } from "../provider/provider.js"
+import { callSettings } from "./call-settings.js"
+import type { LoopContext } from "./context.js"
+import { turnToolParts } from "./exit-rule.js"
+import type { CallResult } from "./model-call.js"
+
+/**
+ * One step: what the model is sent (history, system prompt, settings, tools under the step's
+ * rules) and one model call through the processor, stored as one assistant message. The last
+ * step an agent is allowed runs without tools and is told to wrap up.
+ */
+export async function step(
+  context: LoopContext,
+  input: {
+    sessionID: string
+    abort: AbortSignal
+    history: WithParts[]
+    user: User
+    agent: AgentInfo
+    model: Model
+    finalStep: boolean
+  },
+): Promise<CallResult> {
+  const { deps } = context
+  const { sessionID, abort, history, user, agent, model, finalStep } = input
+  const session = await deps.session.get(sessionID)
+  const ruleset = await context.rulesFor(session, agent)
+  const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
+  const messages: ModelMessage[] = await toModelMessages(history, model.info)
+  if (finalStep) messages.push({ role: "user", content: MAX_STEPS })
+  const settings = await callSettings(deps, { session, agent, model, user, abort })
+  return context.call.call({
+    sessionID,
+    abort,
+    user,
+    agent,
+    model,
+    directory: session.directory,
+    request: { ...settings, messages, tools, ruleset },
+    turn: turnToolParts(history, user.id),
+  })
+}

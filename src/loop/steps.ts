@@ -1,0 +1,119 @@
+import { isOverflow } from "../compaction/overflow.js"
+import {
+  compactionPart,
+  filterCompacted,
+  isCompletedSummary,
+  latestSummaryID,
+} from "../message/filter-compacted.js"
+import type { User, WithParts } from "../message/info.js"
+import type { LoopContext } from "./context.js"
+import { finishedSinceCompaction, isFinal, overflowError } from "./exit-rule.js"
+import { NoUserMessageError } from "./loop-errors.js"
+import type { RunState } from "./run-state.js"
+import { step } from "./step.js"
+
+/**
+ * A run on a loaded history: a compaction first when the host asked for one, then steps until
+ * the exit rule holds, then pruning; again while prompts joined meanwhile.
+ */
+export async function runUntilAnswered(
+  context: LoopContext,
+  sessionID: string,
+  run: RunState,
+  history: WithParts[],
+): Promise<WithParts> {
+  if (run.compact) {
+    const latest = history.findLast((message) => message.info.role === "user" && !compactionPart(message))
+      ?.info as User | undefined
+    if (!latest) throw new NoUserMessageError({ message: `Session ${sessionID} has nothing to compact` })
+    // Nothing happened since the last summary: a new one would only restate it.
+    const newest = history.at(-1)!
+    if (newest.info.role === "assistant" && isCompletedSummary(newest.info)) return newest
+    const { agent, model } = latest
+    const summaryModel = run.compact.model
+    history.push(
+      await context.compaction.request({ sessionID, history, auto: false, agent, model, summaryModel }),
+    )
+  }
+  for (;;) {
+    const answer = await runSteps(context, sessionID, run, history)
+    if (run.abort.signal.aborted) return answer
+    await context.compaction.prune(sessionID, history)
+    // A prompt that joined while prune was writing still needs its answer.
+    if (run.incoming.length === 0) return answer
+  }
+}
+
+/** Steps until the latest user message is answered: compactions when the window fills up. */
+async function runSteps(
+  context: LoopContext,
+  sessionID: string,
+  run: RunState,
+  history: WithParts[],
+): Promise<WithParts> {
+  const { compaction, deps } = context
+  const abort = run.abort.signal
+  let steps = 0
+  while (true) {
+    for (const message of run.incoming.splice(0))
+      if (!history.some((known) => known.info.id === message.info.id)) history.push(message)
+    // What the model sees; the newest messages are read from the history, where order is time.
+    const visible = filterCompacted(history)
+    const user = history.findLast((message) => message.info.role === "user")
+    if (!user) throw new NoUserMessageError({ message: `Session ${sessionID} has no user message to answer` })
+    const last = history.at(-1)!
+    if (last.info.role === "assistant" && isFinal(last, user)) {
+      // An automatic compaction whose resume message a crash prevented: resume now.
+      if (!isCompletedSummary(last.info) || !compactionPart(user)?.auto || abort.aborted) return last
+      history.push(await compaction.resume({ sessionID, history, task: user }))
+      continue
+    }
+    if (abort.aborted && last.info.role === "assistant") return last
+
+    const userInfo = user.info as User
+    if (compactionPart(user)) {
+      // A summary that neither finished nor failed was cut off by a crash: write it again.
+      if (last !== user) await drop(context, history, last)
+      history.push(...(await compaction.run({ sessionID, abort, history, task: user })))
+      continue
+    }
+    const model = context.provider().getModel(userInfo.model)
+    const finished = finishedSinceCompaction(visible)
+    const target = { sessionID, agent: userInfo.agent, model: userInfo.model }
+    if (finished && isOverflow({ tokens: finished.tokens, model: model.info, config: deps.compaction })) {
+      history.push(await compaction.request({ ...target, history, auto: true }))
+      continue
+    }
+
+    steps++
+    const agent = context.agentOf(userInfo.agent)
+    const finalStep = agent.steps !== undefined && steps >= agent.steps
+    const answer = await step(context, {
+      sessionID,
+      abort,
+      history: visible,
+      user: userInfo,
+      agent,
+      model,
+      finalStep,
+    })
+    if (answer.outcome === "compact") {
+      // Compacting again right after a compaction would only repeat it.
+      const justCompacted = latestSummaryID(visible) !== undefined && finished === undefined
+      if (!deps.compaction.auto || justCompacted || abort.aborted)
+        return context.call.fail(answer.message.info, overflowError(justCompacted))
+      await drop(context, history, answer.message)
+      history.push(await compaction.request({ ...target, history, auto: true, overflow: true }))
+      continue
+    }
+    history.push(answer.message)
+    if (answer.outcome !== "continue" || finalStep || abort.aborted) return answer.message
+  }
+}
+
+async function drop(context: LoopContext, history: WithParts[], message: WithParts): Promise<void> {
+  const { sessionID, id: messageID } = message.info
+  await context.deps.session.removeMessage({ sessionID, messageID })
+  const index = history.indexOf(message)
+  if (index !== -1) history.splice(index, 1)
+}

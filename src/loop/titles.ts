@@ -1,0 +1,34 @@
+import type { WithParts } from "../message/info.js"
+import { isDefaultTitle } from "../session/title.js"
+import { generateTitle } from "./generate-title.js"
+import type { LoopDeps } from "./loop-deps.js"
+
+/**
+ * Titles of new top-level sessions, written by the hidden `title` agent on the small model
+ * without holding up the loop. `closing` stops them; a failure keeps the default title.
+ */
+export function createTitles(deps: LoopDeps, closing: AbortSignal) {
+  const titles = new Map<string, Promise<void>>()
+  return {
+    start(sessionID: string, message: WithParts): void {
+      const text = message.parts
+        .flatMap((part) => (part.type === "text" && !part.synthetic && !part.ignored ? [part.text] : []))
+        .join("\n")
+      const agent = deps.agents.title
+      if (titles.has(sessionID) || !text.trim() || !agent || !deps.provider) return
+      const model = deps.provider.smallModel()
+      const task = generateTitle({ model: model.language, agent, text, abort: closing })
+        .then(async (title) => {
+          const current = await deps.session.get(sessionID)
+          if (title && isDefaultTitle(current.title)) await deps.session.update(sessionID, { title })
+        })
+        .catch(() => undefined)
+        .finally(() => titles.delete(sessionID))
+      titles.set(sessionID, task)
+    },
+    /** Resolves when every title being written has settled. */
+    async settled(): Promise<void> {
+      await Promise.allSettled(titles.values())
+    },
+  }
+}
