@@ -1,0 +1,41 @@
+import type { LanguageModel } from "ai"
+import type { Hooks } from "../loop/hooks.js"
+import type { Assistant } from "../message/info.js"
+import type { ToolPart } from "../message/part.js"
+import type { PermissionService } from "../permission/service.js"
+import type { ModelInfo } from "../provider/model-info.js"
+import type { SessionService } from "../session/service.js"
+import type { Snapshot } from "../snapshot/port.js"
+import type { ModelStream } from "./model-stream.js"
+
+/** What the processor writes through and asks through: a runtime's services, or a custom loop's. */
+export type ProcessorRuntime = {
+  session: Pick<
+    SessionService,
+    "updateMessage" | "updatePart" | "updatePartDelta" | "newPartID" | "recordUsage"
+  >
+  permission: Pick<PermissionService, "ask">
+}
+
+export type CreateInput = {
+  runtime: ProcessorRuntime
+  /** The assistant message this turn fills; already stored. */
+  assistantMessage: Assistant
+  model: { language: LanguageModel; info: ModelInfo }
+  abort: AbortSignal
+  /** When given, each step records a snapshot and a patch part listing the files it changed. */
+  snapshot?: Snapshot
+  /** Tool parts of earlier steps of this turn, oldest first: the doom-loop guard looks at them. */
+  turn?: ToolPart[]
+  /** The runtime's `tool.before`, `tool.after` and `text.complete` hooks. */
+  hooks?: Pick<Hooks, "tool.before" | "tool.after" | "text.complete">
+  /**
+   * How long the stream may send nothing, while no tool runs, before the call fails as a
+   * retryable APIError. Default 5 minutes (some reasoning models think that long in silence).
+   */
+  idleTimeoutMs?: number
+  /** How often streamed text is written while it grows, so a crash loses at most this much. Default 1 s. */
+  checkpointMs?: number
+  /** How the model is called; default the AI SDK's `streamText`. */
+  stream?: ModelStream
+}

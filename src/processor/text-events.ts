@@ -1,0 +1,73 @@
+import { abortable } from "../loop/abortable.js"
+import type { ReasoningPart, TextPart } from "../message/part.js"
+import { mergeMetadata } from "./metadata.js"
+import type { Stream, Turn } from "./turn.js"
+
+type TextEvent = Extract<
+  Stream,
+  { type: "text-start" | "text-delta" | "text-end" | "reasoning-start" | "reasoning-delta" | "reasoning-end" }
+>
+
+/**
+ * Text and reasoning: created on start, grown on delta (published, checkpointed), finished on
+ * end. Not async: a delta, the most frequent part by far, returns without a promise unless it
+ * writes, since every extra microtask turn per part lets the SDK's queue grow.
+ */
+export function handleText(turn: Turn, part: TextEvent): Promise<unknown> | undefined {
+  switch (part.type) {
+    case "reasoning-start":
+    case "text-start": {
+      const type = part.type === "text-start" ? "text" : "reasoning"
+      const created = { ...turn.newPart(), type, text: "", time: { start: Date.now() } } as
+        | TextPart
+        | ReasoningPart
+      if (part.providerMetadata) created.metadata = part.providerMetadata
+      turn.texts.set(part.id, created)
+      return turn.writePart(created)
+    }
+    case "reasoning-delta":
+    case "text-delta": {
+      const current = turn.texts.get(part.id)
+      if (!current) return
+      if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
+      // Some providers stream metadata alone (Anthropic's signature deltas): nothing to show.
+      if (part.text === "") return
+      current.text += part.text
+      const { sessionID, messageID } = turn
+      turn.runtime.session.updatePartDelta({
+        sessionID,
+        messageID,
+        partID: current.id,
+        field: "text",
+        delta: part.text,
+      })
+      return turn.dueForCheckpoint(current) ? turn.writePart(current) : undefined
+    }
+    case "reasoning-end":
+    case "text-end":
+      return finishText(turn, part)
+  }
+}
+
+async function finishText(turn: Turn, part: Extract<TextEvent, { type: "text-end" | "reasoning-end" }>) {
+  const current = turn.texts.get(part.id)
+  if (!current) return
+  current.text = current.text.trimEnd()
+  const complete = turn.hooks?.["text.complete"]
+  if (current.type === "text" && complete) {
+    const output = { text: current.text }
+    const about = {
+      sessionID: turn.sessionID,
+      messageID: turn.messageID,
+      partID: current.id,
+      abort: turn.abort,
+    }
+    // Until the hook is done the part stays open, so a cancel meanwhile still closes it.
+    await abortable(complete(about, output), turn.abort)
+    current.text = output.text
+  }
+  turn.texts.delete(part.id)
+  current.time = { start: current.time?.start ?? Date.now(), end: Date.now() }
+  if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
+  await turn.writePart(current)
+}

@@ -1,0 +1,97 @@
+import { abortable } from "../loop/abortable.js"
+import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../loop/doom-loop.js"
+import type { ToolPart } from "../message/part.js"
+import { DeniedError } from "../permission/errors.js"
+import type { ToolHooks } from "../tool/ai-tools.js"
+import type { Context } from "../tool/tool.js"
+import { inputRecord } from "./parts.js"
+import type { StreamInput } from "./stream-input.js"
+import type { Turn } from "./turn.js"
+
+/** The context each tool call of the turn runs with: its progress goes to its part, its asks to the rules. */
+export function toolContext(turn: Turn, streamInput: StreamInput) {
+  const { sessionID, messageID } = turn
+  return (callID: string, signal: AbortSignal): Context => ({
+    sessionID,
+    messageID,
+    callID,
+    agent: turn.message.agent,
+    abort: signal,
+    async metadata(update) {
+      const part = turn.tools.get(callID)
+      if (part?.state.status !== "running") {
+        // The tool started before the stream showed its call: apply once the call is running.
+        turn.early.set(callID, { ...turn.early.get(callID), ...update })
+        return
+      }
+      part.state = { ...part.state, ...update }
+      await turn.writePart(part)
+    },
+    ask: (request) =>
+      turn.runtime.permission.ask({
+        sessionID,
+        permission: request.permission,
+        patterns: request.patterns,
+        always: request.always ?? [],
+        metadata: request.metadata ?? {},
+        tool: { messageID, callID },
+        ruleset: streamInput.ruleset ?? [],
+        signal,
+      }),
+  })
+}
+
+/** Around each tool call: stored as running first, the doom-loop guard, the host's hooks. */
+export function toolHooks(turn: Turn, earlierCalls: readonly ToolPart[]): ToolHooks {
+  const { sessionID } = turn
+  return {
+    // Stored as running before the tool can ask anything: a permission request or question
+    // stored by a process that then stops must point at a call that a reply can resume.
+    start: async (tool, args, context) => {
+      const part = turn.toolPart(context.callID, tool.id)
+      if (part.state.status === "running") return
+      turn.markRunning(part, args)
+      await turn.writePart(part)
+    },
+    before: async (tool, args, context) => {
+      await guardDoomLoop(turn, earlierCalls, tool.id, args, context)
+      const output = { args }
+      const about = { sessionID, tool: tool.id, callID: context.callID, abort: context.abort }
+      await abortable(turn.hooks?.["tool.before"]?.(about, output), context.abort)
+      return output.args
+    },
+    after: async (tool, result, context) => {
+      const about = { sessionID, tool: tool.id, callID: context.callID, abort: context.abort }
+      await abortable(turn.hooks?.["tool.after"]?.(about, result), context.abort)
+      return result
+    },
+  }
+}
+
+/**
+ * The doom-loop guard: the same call a third time in a row asks the `doom_loop` permission;
+ * a denial tells the model to stop repeating itself.
+ */
+async function guardDoomLoop(
+  turn: Turn,
+  earlierCalls: readonly ToolPart[],
+  toolID: string,
+  args: unknown,
+  context: Context,
+) {
+  const call = { tool: toolID, input: inputRecord(args) }
+  // Call IDs repeat across messages with some providers: only this message's own part is skipped.
+  const earlier = [...turn.tools.values()].filter((part) => part.callID !== context.callID)
+  if (!isDoomLoop([...earlierCalls, ...earlier], call)) return
+  try {
+    await context.ask({
+      permission: DOOM_LOOP_PERMISSION,
+      patterns: [toolID],
+      always: [toolID],
+      metadata: call,
+    })
+  } catch (error) {
+    if (DeniedError.isInstance(error)) throw new Error(doomLoopMessage(toolID))
+    throw error
+  }
+}

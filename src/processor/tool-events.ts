@@ -1,0 +1,77 @@
+import type { ToolPart } from "../message/part.js"
+import { RejectedError as PermissionRejectedError } from "../permission/errors.js"
+import { RejectedError as QuestionRejectedError } from "../question/errors.js"
+import { errorText, inputRecord, toolResult } from "./parts.js"
+import type { Stream, Turn } from "./turn.js"
+
+type ToolEvent = Extract<
+  Stream,
+  { type: "tool-input-start" | "tool-input-delta" | "tool-call" | "tool-result" | "tool-error" }
+>
+
+/** Tool parts: pending while their input streams, running from the call, then completed or error. */
+export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | undefined {
+  switch (part.type) {
+    case "tool-input-start":
+      return turn.writePart(turn.toolPart(part.id, part.toolName))
+    case "tool-input-delta": {
+      const current = turn.tools.get(part.id)
+      if (current?.state.status === "pending") current.state.raw += part.delta
+      return undefined
+    }
+    case "tool-call": {
+      const current = turn.toolPart(part.toolCallId, part.toolName)
+      // The tool may have started (and been stored as running) before its call reached us.
+      const started = current.state.status === "running"
+      if (!started) turn.markRunning(current, part.input)
+      // Provider data of the call (e.g. an item ID) must go back with it in the next request,
+      // and a call the provider ran itself must not be sent back as ours.
+      if (part.providerMetadata) current.metadata = part.providerMetadata
+      if (part.providerExecuted) current.metadata = { ...current.metadata, providerExecuted: true }
+      const changed = !started || part.providerMetadata || part.providerExecuted
+      return changed ? turn.writePart(current) : undefined
+    }
+    case "tool-result":
+      return completeTool(turn, part)
+    case "tool-error": {
+      const current = turn.toolPart(part.toolCallId, part.toolName)
+      current.state = {
+        status: "error",
+        input: inputRecord(part.input),
+        error: errorText(part.error),
+        ...(current.state.status === "running" && current.state.metadata
+          ? { metadata: current.state.metadata }
+          : {}),
+        time: { start: startOf(current), end: Date.now() },
+      }
+      // A user's "no" ends the turn; a configured denial or a correction goes back to the model.
+      if (PermissionRejectedError.isInstance(part.error) || QuestionRejectedError.isInstance(part.error))
+        turn.blocked = true
+      return turn.writePart(current)
+    }
+  }
+}
+
+async function completeTool(turn: Turn, part: Extract<ToolEvent, { type: "tool-result" }>) {
+  const current = turn.toolPart(part.toolCallId, part.toolName)
+  const result = toolResult(part.output)
+  const attachments = result.attachments?.map((file) => ({
+    ...turn.newPart(),
+    type: "file" as const,
+    ...file,
+  }))
+  current.state = {
+    status: "completed",
+    input: inputRecord(part.input),
+    output: result.output,
+    title: result.title,
+    metadata: result.metadata,
+    ...(attachments ? { attachments } : {}),
+    time: { start: startOf(current), end: Date.now() },
+  }
+  await turn.writePart(current)
+}
+
+function startOf(part: ToolPart): number {
+  return part.state.status === "running" ? part.state.time.start : Date.now()
+}

@@ -1,0 +1,86 @@
+import type { TextStreamPart, ToolSet } from "ai"
+import type { Assistant } from "../message/info.js"
+import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
+import type { ModelInfo } from "../provider/model-info.js"
+import type { Snapshot } from "../snapshot/port.js"
+import type { CreateInput, ProcessorRuntime } from "./create-input.js"
+import { inputRecord } from "./parts.js"
+import { createWriteQueue } from "./write-queue.js"
+
+export type Stream = TextStreamPart<ToolSet>
+
+/**
+ * One assistant message as the processor builds it from the stream: the parts still open, and
+ * the writes, one after another in the order they were asked for.
+ */
+export type Turn = ReturnType<typeof createTurn>
+
+export const DEFAULT_CHECKPOINT_MS = 1_000
+
+export function createTurn(input: CreateInput) {
+  const { runtime } = input
+  const message: Assistant = structuredClone(input.assistantMessage)
+  const { sessionID, id: messageID } = message
+  const queue = createWriteQueue()
+  const checkpointMs = input.checkpointMs ?? DEFAULT_CHECKPOINT_MS
+  const checkpointed = new Map<string, number>()
+  const turn = {
+    runtime: runtime as ProcessorRuntime,
+    model: input.model as { info: ModelInfo },
+    hooks: input.hooks,
+    abort: input.abort,
+    snapshot: input.snapshot as Snapshot | undefined,
+    message,
+    sessionID,
+    messageID,
+    texts: new Map<string, TextPart | ReasoningPart>(),
+    tools: new Map<string, ToolPart>(),
+    /** Progress a tool reported before the stream showed its call. */
+    early: new Map<string, { title?: string; metadata?: Record<string, unknown> }>(),
+    stepSnapshot: undefined as string | undefined,
+    /** A user's "no" ended the turn. */
+    blocked: false,
+    queue,
+    writePart: (part: Part) => queue.run(() => runtime.session.updatePart(structuredClone(part))),
+    writeMessage: () => queue.run(() => runtime.session.updateMessage(structuredClone(message))),
+    newPart: () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID }),
+
+    toolPart(callID: string, toolName: string): ToolPart {
+      let part = turn.tools.get(callID)
+      if (!part) {
+        part = {
+          ...turn.newPart(),
+          type: "tool",
+          callID,
+          tool: toolName,
+          state: { status: "pending", input: {}, raw: "" },
+        }
+        turn.tools.set(callID, part)
+      }
+      return part
+    },
+
+    markRunning(part: ToolPart, args: unknown): void {
+      part.state = {
+        status: "running",
+        input: inputRecord(args),
+        time: { start: Date.now() },
+        ...turn.early.get(part.callID),
+      }
+      turn.early.delete(part.callID)
+    },
+
+    /**
+     * Deltas are not written (principle 5), so a crash would lose a part's whole streamed text:
+     * at most once per interval the text so far is written, which bounds the loss to the last
+     * interval's worth while the writes grow with time, not with the number of deltas.
+     */
+    dueForCheckpoint(part: TextPart | ReasoningPart): boolean {
+      const now = Date.now()
+      if (now - (checkpointed.get(part.id) ?? part.time?.start ?? now) < checkpointMs) return false
+      checkpointed.set(part.id, now)
+      return true
+    },
+  }
+  return turn
+}
