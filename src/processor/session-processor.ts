@@ -1,2 +1,3 @@
+export type { ModelStream } from "./model-stream.js"
 export { type CreateInput, create, type ProcessorRuntime } from "./processor.js"
 export type { ProcessResult, StreamInput } from "./stream-input.js"
