@@ -1,6 +1,7 @@
 import { z } from "zod"
 import type { Info as AgentInfo } from "./agent/info.js"
 import { defaultAgent, resolveAgents } from "./agent/resolve.js"
+import { createAskServices } from "./ask/services.js"
 import { TimeoutMs } from "./ask/timeout.js"
 import { type Bus, createBus, type Events } from "./bus/bus.js"
 import type { Event } from "./bus/catalog.js"
@@ -14,9 +15,9 @@ import { RetryOptions, type RetryOptionsInput } from "./loop/retry.js"
 import { createStatusRegistry } from "./loop/status-registry.js"
 import type { ApprovalScope } from "./permission/approvals.js"
 import { Ruleset } from "./permission/schema.js"
-import { createPermissionService, type PermissionHandler } from "./permission/service.js"
+import type { PermissionHandler, PermissionService } from "./permission/service.js"
 import type { Provider } from "./provider/provider.js"
-import { createQuestionService, type QuestionHandler } from "./question/service.js"
+import type { QuestionHandler, QuestionService } from "./question/service.js"
 import { createQuestionTool } from "./question/tool.js"
 import { createSessionService, type SessionService } from "./session/service.js"
 import type { Snapshot } from "./snapshot/port.js"
@@ -188,17 +189,8 @@ export type Runtime = {
     status: Loop["status"]
     compact: Loop["compact"]
   }
-  permission: {
-    ask: ReturnType<typeof createPermissionService>["ask"]
-    list: ReturnType<typeof createPermissionService>["list"]
-    reply: ReturnType<typeof createPermissionService>["reply"]
-  }
-  question: {
-    ask: ReturnType<typeof createQuestionService>["ask"]
-    list: ReturnType<typeof createQuestionService>["list"]
-    reply: ReturnType<typeof createQuestionService>["reply"]
-    reject: ReturnType<typeof createQuestionService>["reject"]
-  }
+  permission: Pick<PermissionService, "ask" | "list" | "reply">
+  question: Pick<QuestionService, "ask" | "list" | "reply" | "reject">
   events: Events
   /**
    * Rejects pending permission requests and questions, ends event streams, then closes the
@@ -223,47 +215,22 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const assertStorageOpen = () => {
     if (storageClosed) throw new RuntimeClosedError({ message: "The runtime is closed" })
   }
-  const ask = {
-    storage,
-    bus,
-    ids,
-    assertOpen,
-    askTimeoutMs: parsed.askTimeoutMs,
-    nonInteractive: parsed.nonInteractive,
-  }
-
   const sessionDeps = { storage, bus, ids, directory: parsed.directory ?? process.cwd(), assertOpen }
   const sessions = createSessionService({ ...sessionDeps, beforeRead: (id) => loop.repairIfIdle(id) })
-  // A reply to a request whose asking process stopped resumes that tool call (durable asks).
-  const permission = createPermissionService({
-    ...ask,
-    onPermission: parsed.onPermission,
-    approvalScope: parsed.approvalScope ?? "session",
-    onStoredReply: async (request, reply, message) => {
-      if (!request.tool) return
-      const { permission: name, patterns } = request
-      loop.resume(
-        { sessionID: request.sessionID, ...request.tool },
-        { type: "permission", permission: name, patterns, reply, message },
-      )
+  const { permission, question, stored } = createAskServices(
+    {
+      storage,
+      bus,
+      ids,
+      assertOpen,
+      askTimeoutMs: parsed.askTimeoutMs,
+      nonInteractive: parsed.nonInteractive,
+      onPermission: parsed.onPermission,
+      onQuestion: parsed.onQuestion,
+      approvalScope: parsed.approvalScope ?? "session",
     },
-  })
-  const question = createQuestionService({
-    ...ask,
-    onQuestion: parsed.onQuestion,
-    onStoredAnswer: async (request, answers) => {
-      if (request.tool)
-        loop.resume({ sessionID: request.sessionID, ...request.tool }, { type: "question", answers })
-    },
-  })
-  const asks = {
-    storedCalls: async (sessionID: string) =>
-      new Set([...(await permission.storedCalls(sessionID)), ...(await question.storedCalls(sessionID))]),
-    forgetStored: async (sessionID: string) => {
-      await permission.forgetStored(sessionID)
-      await question.forgetStored(sessionID)
-    },
-  }
+    (call, decision) => loop.resume(call, decision),
+  )
   const agents = resolveAgents(parsed.agents as Record<string, Partial<AgentInfo>> | undefined)
   const defaultAgentName = defaultAgent(agents, parsed.defaultAgent).name
   const tools = createToolRegistry([createQuestionTool(question.ask), ...(parsed.tools ?? [])])
@@ -280,7 +247,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     status: createStatusRegistry(bus),
     retry: RetryOptions.parse(parsed.retry ?? {}),
     streamIdleTimeoutMs: parsed.streamIdleTimeoutMs,
-    asks,
+    asks: stored,
     permissionRules: parsed.permission ?? [],
     instructions: parsed.instructions ?? [],
     git: parsed.git,
