@@ -8,6 +8,15 @@ type Part = TextStreamPart<ToolSet>
 const part = (value: Record<string, unknown>) => value as unknown as Part
 const usage = { inputTokens: 1_000, outputTokens: 100, totalTokens: 1_100 }
 
+const finishStep = (finishReason: string) =>
+  part({ type: "finish-step", finishReason, usage, response: {}, providerMetadata: undefined })
+
+function processorWith(setup: Awaited<ReturnType<typeof turnSetup>>, stream: SessionProcessor.ModelStream) {
+  const { runtime, assistant, language, abort } = setup
+  const model = { language, info: modelInfo }
+  return SessionProcessor.create({ runtime, assistantMessage: assistant, model, abort: abort.signal, stream })
+}
+
 /** Runs a tool as a stream producer would; the options differ between ai 6 and 7 (`context`). */
 function runTool(tools: ToolSet, name: string, input: unknown, toolCallId: string, abortSignal: AbortSignal) {
   const execute = tools[name]?.execute as ((input: unknown, options: object) => Promise<unknown>) | undefined
@@ -23,21 +32,9 @@ describe("SessionProcessor with its own ModelStream", () => {
       yield part({ type: "text-delta", id: "t", text: "Recorded " })
       yield part({ type: "text-delta", id: "t", text: "answer." })
       yield part({ type: "text-end", id: "t" })
-      yield part({
-        type: "finish-step",
-        finishReason: "stop",
-        usage,
-        response: {},
-        providerMetadata: undefined,
-      })
+      yield finishStep("stop")
     }
-    const processor = SessionProcessor.create({
-      runtime: setup.runtime,
-      assistantMessage: setup.assistant,
-      model: { language: setup.language, info: modelInfo },
-      abort: setup.abort.signal,
-      stream,
-    })
+    const processor = processorWith(setup, stream)
 
     expect(await processor.process({ messages: user("hi") })).toBe("continue")
     const { info, parts } = await setup.stored()
@@ -63,21 +60,9 @@ describe("SessionProcessor with its own ModelStream", () => {
       yield part({ type: "tool-call", toolCallId: "call_1", toolName: "echo", input })
       const output = await runTool(tools, "echo", input, "call_1", abort)
       yield part({ type: "tool-result", toolCallId: "call_1", toolName: "echo", input, output })
-      yield part({
-        type: "finish-step",
-        finishReason: "tool-calls",
-        usage,
-        response: {},
-        providerMetadata: undefined,
-      })
+      yield finishStep("tool-calls")
     }
-    const processor = SessionProcessor.create({
-      runtime: setup.runtime,
-      assistantMessage: setup.assistant,
-      model: { language: setup.language, info: modelInfo },
-      abort: setup.abort.signal,
-      stream,
-    })
+    const processor = processorWith(setup, stream)
 
     expect(await processor.process({ messages: user("hi"), tools: [echo] })).toBe("continue")
     const tool = (await setup.stored()).parts.find(
