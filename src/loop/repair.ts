@@ -1,7 +1,8 @@
 import type { Bus } from "../bus/bus.js"
 import { AbortedError } from "../message/errors.js"
 import type { Assistant, WithParts } from "../message/info.js"
-import type { Part, ToolPart } from "../message/part.js"
+import type { Part } from "../message/part.js"
+import { interrupted, STOPPED_TOOL } from "../processor/close.js"
 import type { Storage, StorageWrite } from "../storage/port.js"
 
 /**
@@ -10,8 +11,7 @@ import type { Storage, StorageWrite } from "../storage/port.js"
  */
 const RECENT_MESSAGES = 20
 
-export const STOPPED_MESSAGE = "The process running this session stopped before the turn finished."
-export const INTERRUPTED_TOOL = "Tool execution was interrupted: the process running it stopped."
+const STOPPED_MESSAGE = "The process running this session stopped before the turn finished."
 
 /**
  * Closes in storage what a process that stopped mid-turn left open, as a cancel would have
@@ -109,25 +109,9 @@ function closePart(part: Part, now: number, waitingCalls: ReadonlySet<string>): 
     return { ...part, time: { start: part.time?.start ?? now, end: now } }
   }
   if (part.type === "tool" && (part.state.status === "pending" || part.state.status === "running")) {
-    return waitingCalls.has(part.callID) ? "waiting" : interrupted(part, now)
+    return waitingCalls.has(part.callID) ? "waiting" : interrupted(part, now, STOPPED_TOOL)
   }
   return part
-}
-
-/** A tool call that will never finish, as an error the model and a UI can read. */
-export function interrupted(part: ToolPart, now: number): ToolPart {
-  const { state } = part
-  if (state.status !== "pending" && state.status !== "running") return part
-  return {
-    ...part,
-    state: {
-      status: "error",
-      input: state.input,
-      error: INTERRUPTED_TOOL,
-      metadata: { ...(state.status === "running" ? state.metadata : {}), interrupted: true },
-      time: { start: state.status === "running" ? state.time.start : now, end: now },
-    },
-  }
 }
 
 function publish(bus: Bus, write: StorageWrite): void {

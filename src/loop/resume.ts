@@ -3,6 +3,7 @@ import type { Assistant } from "../message/info.js"
 import type { Part, ToolPart } from "../message/part.js"
 import { CorrectedError, RejectedError as PermissionRejectedError } from "../permission/errors.js"
 import type { Reply, Ruleset } from "../permission/schema.js"
+import { interrupted, STOPPED_TOOL } from "../processor/close.js"
 import { errorText } from "../processor/parts.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
 import type { Answer, Info as QuestionInfo } from "../question/schema.js"
@@ -11,7 +12,6 @@ import { runTool } from "../tool/ai-tools.js"
 import type { Context, Result } from "../tool/tool.js"
 import { abortable } from "./abortable.js"
 import type { LoopDeps } from "./loop-deps.js"
-import { interrupted } from "./repair.js"
 
 /** The answer that resumes a tool call whose process stopped while it waited for a human. */
 export type StoredDecision =
@@ -170,7 +170,7 @@ async function closeMessage(
   const closed = parts.map((part): Part => {
     if (part.id === finished.id) return finished
     if (open) return part
-    if (part.type === "tool") return interrupted(part, now)
+    if (part.type === "tool") return interrupted(part, now, STOPPED_TOOL)
     if ((part.type === "text" || part.type === "reasoning") && part.time?.end === undefined)
       return { ...part, time: { start: part.time?.start ?? now, end: now } }
     return part

@@ -16,15 +16,30 @@ export async function closeUnfinished(input: {
   }
   input.texts.clear()
   for (const part of input.tools.values()) {
-    const { state } = part
-    if (state.status !== "pending" && state.status !== "running") continue
-    part.state = {
+    if (part.state.status !== "pending" && part.state.status !== "running") continue
+    part.state = interrupted(part, now).state
+    await input.write(part)
+  }
+}
+
+/** The error of a call cut off because the process running it stopped (found by a later runtime). */
+export const STOPPED_TOOL = "Tool execution was interrupted: the process running it stopped."
+
+/**
+ * A tool call that will never finish, as an error the model and a UI can read: cut off by a
+ * cancel (the default error), or by a process that stopped (the repair's). Keeps its progress.
+ */
+export function interrupted(part: ToolPart, now: number, error = "Tool execution aborted"): ToolPart {
+  const { state } = part
+  if (state.status !== "pending" && state.status !== "running") return part
+  return {
+    ...part,
+    state: {
       status: "error",
       input: state.input,
-      error: "Tool execution aborted",
+      error,
       metadata: { ...(state.status === "running" ? state.metadata : {}), interrupted: true },
       time: { start: state.status === "running" ? state.time.start : now, end: now },
-    }
-    await input.write(part)
+    },
   }
 }

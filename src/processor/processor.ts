@@ -15,8 +15,7 @@ import { createTurn, type Stream, type Turn } from "./turn.js"
 
 export type { CreateInput, ProcessorRuntime } from "./create-input.js"
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000
-export { DEFAULT_CHECKPOINT_MS } from "./turn.js"
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000
 
 /**
  * Turns one model call's stream into the persisted parts of one assistant message. Deltas are
