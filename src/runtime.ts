@@ -21,6 +21,7 @@ import type { QuestionHandler, QuestionService } from "./question/service.js"
 import { createQuestionTool } from "./question/tool.js"
 import { createSessionService, type SessionService } from "./session/service.js"
 import type { Snapshot } from "./snapshot/port.js"
+import { createProviderStream } from "./spec/provider-stream.js"
 import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
 import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
@@ -247,6 +248,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     status: createStatusRegistry(bus),
     retry: RetryOptions.parse(parsed.retry ?? {}),
     streamIdleTimeoutMs: parsed.streamIdleTimeoutMs,
+    modelStream: createProviderStream(),
     asks: stored,
     permissionRules: parsed.permission ?? [],
     instructions: parsed.instructions ?? [],

@@ -9,12 +9,15 @@ import { type CompactionTasks, createCompactionTasks } from "./compaction-task.j
 import type { LoopDeps } from "./loop-deps.js"
 import { MissingProviderError } from "./loop-errors.js"
 import { createModelCall, type ModelCall } from "./model-call.js"
+import { createPromptCache, type PromptCache } from "./prompt-cache.js"
 
 /** What every part of one runtime's loop shares: its dependencies and the model call. */
 export type LoopContext = {
   deps: LoopDeps
   call: ModelCall
   compaction: CompactionTasks
+  /** The history as model messages, converted once per message. */
+  modelMessages: PromptCache
   /** Sessions whose leftovers from a stopped process were closed (or that this loop ran). */
   repaired: Set<string>
   provider(): Provider
@@ -34,6 +37,7 @@ export function createLoopContext(deps: LoopDeps): LoopContext {
     deps,
     call,
     compaction: createCompactionTasks(deps, call, provider),
+    modelMessages: createPromptCache(),
     repaired: new Set(),
     provider,
     agentOf: (name) => getAgent(deps.agents, name),

@@ -3,6 +3,7 @@ import type { Bus } from "../bus/bus.js"
 import type { CompactionConfig } from "../compaction/config.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { PermissionService } from "../permission/service.js"
+import type { ModelStream } from "../processor/model-stream.js"
 import type { Provider } from "../provider/provider.js"
 import type { SessionService } from "../session/service.js"
 import type { Snapshot } from "../snapshot/port.js"
@@ -24,6 +25,8 @@ export type LoopDeps = {
   snapshot: Snapshot | undefined
   status: StatusRegistry
   retry: { maxAttempts: number; maxDelayMs: number }
+  /** How every step calls the model: one per runtime, whose caches make later steps cheap. */
+  modelStream: ModelStream
   /** See RuntimeOptions.streamIdleTimeoutMs; undefined: the processor's default. */
   streamIdleTimeoutMs: number | undefined
   /** Appended after every agent's own rules. */

@@ -62,6 +62,7 @@ export function createModelCall(deps: LoopDeps) {
         model: input.model,
         abort,
         hooks: deps.hooks,
+        stream: deps.modelStream,
         ...(deps.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: deps.streamIdleTimeoutMs }),
         ...(input.turn ? { turn: input.turn } : {}),
         ...(deps.snapshot && !input.summary ? { snapshot: deps.snapshot } : {}),

@@ -2,7 +2,6 @@ import type { ModelMessage } from "ai"
 import type { Info as AgentInfo } from "../agent/info.js"
 import { MAX_STEPS } from "../agent/prompts/index.js"
 import type { User, WithParts } from "../message/info.js"
-import { toModelMessages } from "../message/to-model-messages.js"
 import type { Model } from "../provider/provider.js"
 import { callSettings } from "./call-settings.js"
 import type { LoopContext } from "./context.js"
@@ -31,7 +30,7 @@ export async function step(
   const session = await deps.session.get(sessionID)
   const ruleset = await context.rulesFor(session, agent)
   const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
-  const messages: ModelMessage[] = await toModelMessages(history, model.info)
+  const messages: ModelMessage[] = await context.modelMessages(history, model.info)
   if (finalStep) messages.push({ role: "user", content: MAX_STEPS })
   const settings = await callSettings(deps, { session, agent, model, user, abort })
   return context.call.call({

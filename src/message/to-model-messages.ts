@@ -25,35 +25,44 @@ export const INLINED_MIMES: ReadonlySet<string> = new Set(["text/plain", "applic
  * steps into assistant and tool messages). Async because that conversion is async in ai 6 and 7.
  */
 export async function toModelMessages(messages: WithParts[], model: TargetModel): Promise<ModelMessage[]> {
-  const uiMessages: UIMessage[] = []
+  const converted: ModelMessage[] = []
+  for (const message of messages) converted.push(...(await messageToModelMessages(message, model)))
+  return converted
+}
+
+/**
+ * One stored message as model messages. Messages convert on their own (nothing in one depends
+ * on another), so a caller may keep each message's result and convert only what is new.
+ */
+export async function messageToModelMessages(
+  { info, parts }: WithParts,
+  model: TargetModel,
+): Promise<ModelMessage[]> {
   // Results with files, keyed by the UI part's output object: tool call IDs are not unique across
   // providers (some number their calls per turn), the object passed to `toModelOutput` is.
   const contents = new Map<unknown, ToolResultOutput>()
   const toolsWithContent = new Set<string>()
-
-  for (const { info, parts } of messages) {
-    let uiParts: UIPart[]
-    if (info.role === "user") uiParts = userParts(parts)
-    else {
-      if (!replayable(info, parts)) continue
-      const options = {
-        sameModel: info.providerID === model.providerID && info.modelID === model.id,
-        attachments: model.capabilities?.attachment === true,
-      }
-      uiParts = parts.flatMap((part): UIPart[] => {
-        if (part.type !== "tool") return assistantPart(part, options.sameModel)
-        const { uiPart, content } = toToolUIPart(part, options)
-        if (content) {
-          contents.set(uiPart.output, content)
-          toolsWithContent.add(part.tool)
-        }
-        return [uiPart]
-      })
+  let uiParts: UIPart[]
+  if (info.role === "user") uiParts = userParts(parts)
+  else {
+    if (!replayable(info, parts)) return []
+    const options = {
+      sameModel: info.providerID === model.providerID && info.modelID === model.id,
+      attachments: model.capabilities?.attachment === true,
     }
-    // A message with nothing but step boundaries would reach the provider as an empty message.
-    if (uiParts.some((part) => part.type !== "step-start"))
-      uiMessages.push({ id: info.id, role: info.role, parts: uiParts })
+    uiParts = parts.flatMap((part): UIPart[] => {
+      if (part.type !== "tool") return assistantPart(part, options.sameModel)
+      const { uiPart, content } = toToolUIPart(part, options)
+      if (content) {
+        contents.set(uiPart.output, content)
+        toolsWithContent.add(part.tool)
+      }
+      return [uiPart]
+    })
   }
+  // A message with nothing but step boundaries would reach the provider as an empty message.
+  if (!uiParts.some((part) => part.type !== "step-start")) return []
+  const uiMessages: UIMessage[] = [{ id: info.id, role: info.role, parts: uiParts }]
 
   if (toolsWithContent.size === 0) return convertToModelMessages(uiMessages)
   const toModelOutput = ({ output }: { output: unknown }): ToolResultOutput =>

@@ -36,6 +36,6 @@ export type CreateInput = {
   idleTimeoutMs?: number
   /** How often streamed text is written while it grows, so a crash loses at most this much. Default 1 s. */
   checkpointMs?: number
-  /** How the model is called; default the AI SDK's `streamText`. */
+  /** How the model is called; default the provider's spec directly (`createProviderStream`). */
   stream?: ModelStream
 }

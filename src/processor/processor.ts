@@ -1,10 +1,10 @@
 import { AbortedError, APIError } from "../message/errors.js"
 import { fromError } from "../message/from-error.js"
 import type { Assistant } from "../message/info.js"
+import { createProviderStream } from "../spec/provider-stream.js"
 import { toAITools } from "../tool/ai-tools.js"
 import { closeUnfinished } from "./close.js"
 import type { CreateInput } from "./create-input.js"
-import { streamTextModel } from "./model-stream.js"
 import { StreamStalled, untilAborted } from "./read-stream.js"
 import { finishStep, startStep } from "./step-events.js"
 import type { ProcessResult, StreamInput } from "./stream-input.js"
@@ -26,7 +26,7 @@ const DEFAULT_IDLE_TIMEOUT_MS = 300_000
 export function create(input: CreateInput) {
   const turn = createTurn(input)
   const idleTimeoutMs = input.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS
-  const stream = input.stream ?? streamTextModel
+  const stream = input.stream ?? createProviderStream()
 
   return {
     /** The assistant message as the processor last wrote it. */

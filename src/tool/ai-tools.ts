@@ -1,6 +1,6 @@
-import { jsonSchema, type ToolSet, tool } from "ai"
-import { z } from "zod"
+import { type JSONSchema7, jsonSchema, type ToolSet, tool } from "ai"
 import { InvalidToolArgumentsError, UnstorableResultError } from "./errors.js"
+import { toolInputSchema } from "./json-schema.js"
 import { unstorable } from "./storable.js"
 import type { Context, Info, Result } from "./tool.js"
 import { truncateOutput } from "./truncate.js"
@@ -30,11 +30,8 @@ export function toAITools(
   for (const info of tools) {
     set[info.id] = tool({
       description: info.description,
-      inputSchema: jsonSchema<unknown>(
-        z.toJSONSchema(info.parameters, { io: "input", unrepresentable: "any" }) as Parameters<
-          typeof jsonSchema
-        >[0],
-      ),
+      // Lazy: a step that calls the provider directly brings its own converted schema.
+      inputSchema: jsonSchema<unknown>(() => toolInputSchema(info) as JSONSchema7),
       execute: (input, options) =>
         runTool(
           info,

@@ -169,11 +169,19 @@ describe("compaction and the loop", () => {
   })
 
   it("stops on cancel during the summary; the next prompt compacts again", async () => {
+    // Cancelled once the summary's request reached the model: one cancelled earlier is never sent.
+    let called!: () => void
+    const summaryCalled = new Promise<void>((resolve) => {
+      called = resolve
+    })
     const { runtime, model } = createTestRuntime({
       compaction: { tailTurns: 0 },
       turns: [
         [say.text("ALPHA answer"), say.usage({ input: 170_000 })],
-        [say.delay(5_000), say.text("never")],
+        () => {
+          called()
+          return [say.delay(5_000), say.text("never")]
+        },
         [say.text("SUMMARY-ONE")],
         [say.text("CHARLIE answer")],
       ],
@@ -189,6 +197,7 @@ describe("compaction and the loop", () => {
     )
     const cancelled = ask("BRAVO question")
     await summarising
+    await summaryCalled
     runtime.session.cancel(session.id)
     const stopped = await cancelled
     expect(stopped.info).toMatchObject({ summary: true, error: { name: "AbortedError" } })

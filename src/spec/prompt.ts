@@ -1,0 +1,186 @@
+import { MissingToolResultsError, type ModelMessage } from "ai"
+import type {
+  ProviderOptions,
+  SpecApprovalResponsePart,
+  SpecMessage,
+  SpecTextPart,
+  SpecToolResultOutput,
+  SpecToolResultPart,
+} from "./types.js"
+
+type ContentPart<M> = M extends { content: infer C } ? (C extends readonly (infer P)[] ? P : never) : never
+type AssistantContent = ContentPart<Extract<ModelMessage, { role: "assistant" }>>
+type ToolContent = ContentPart<Extract<ModelMessage, { role: "tool" }>>
+type ToolOutput = Extract<AssistantContent, { type: "tool-result" }>["output"]
+
+/**
+ * One model message as the provider spec's message, the way the AI SDK's own conversion makes
+ * it; undefined when the message holds files, whose data, media types and downloads differ by
+ * spec version and are left to `streamText`. Pure, so a caller may keep the result.
+ */
+export function toSpecMessage(message: ModelMessage): SpecMessage | undefined {
+  const providerOptions = options(message.providerOptions)
+  switch (message.role) {
+    case "system":
+      return { role: "system", content: message.content, ...providerOptions }
+    case "user": {
+      if (typeof message.content === "string")
+        return { role: "user", content: [{ type: "text", text: message.content }], ...providerOptions }
+      const content: SpecTextPart[] = []
+      for (const part of message.content) {
+        if (part.type !== "text") return undefined
+        if (part.text !== "")
+          content.push({ type: "text", text: part.text, ...options(part.providerOptions) })
+      }
+      return { role: "user", content, ...providerOptions }
+    }
+    case "assistant": {
+      if (typeof message.content === "string")
+        return { role: "assistant", content: [{ type: "text", text: message.content }], ...providerOptions }
+      const content: Extract<SpecMessage, { role: "assistant" }>["content"] = []
+      for (const part of message.content) {
+        const converted = assistantPart(part)
+        if (converted === undefined) return undefined
+        if (converted !== null) content.push(converted)
+      }
+      return { role: "assistant", content, ...providerOptions }
+    }
+    case "tool": {
+      const content: (SpecToolResultPart | SpecApprovalResponsePart)[] = []
+      for (const part of message.content) {
+        const converted = toolPart(part)
+        if (converted === undefined) return undefined
+        if (converted !== null) content.push(converted)
+      }
+      return { role: "tool", content, ...providerOptions }
+    }
+  }
+}
+
+/**
+ * The prompt of one call: the system message, then the messages, with consecutive tool
+ * messages merged and every tool call answered, as the AI SDK sends them. The converted
+ * messages are not changed: merged messages are copies.
+ */
+export function assemblePrompt(system: string | undefined, messages: readonly SpecMessage[]): SpecMessage[] {
+  const prompt: SpecMessage[] = system === undefined ? [] : [{ role: "system", content: system }]
+  let merged: Extract<SpecMessage, { role: "tool" }> | undefined
+  for (const message of messages) {
+    const last = prompt.at(-1)
+    if (message.role !== "tool" || last?.role !== "tool") {
+      prompt.push(message)
+      merged = undefined
+      continue
+    }
+    if (merged !== last) {
+      merged = { ...last, content: [...last.content] }
+      prompt[prompt.length - 1] = merged
+    }
+    const lastPart = merged.content.at(-1)
+    if (lastPart !== undefined && merged.providerOptions !== undefined)
+      merged.content[merged.content.length - 1] = {
+        ...lastPart,
+        providerOptions: mergeOptions(merged.providerOptions, partOptions(lastPart)),
+      } as typeof lastPart
+    merged.content.push(...message.content)
+    merged.providerOptions = message.providerOptions
+  }
+  requireToolResults(prompt)
+  return prompt.filter((message) => message.role !== "tool" || message.content.length > 0)
+}
+
+function assistantPart(
+  part: AssistantContent,
+): Extract<SpecMessage, { role: "assistant" }>["content"][number] | null | undefined {
+  const providerOptions = options((part as { providerOptions?: unknown }).providerOptions)
+  switch (part.type) {
+    case "text":
+      // An empty text part without options says nothing; one with options may carry a signature.
+      if (part.text === "" && part.providerOptions == null) return null
+      return { type: "text", text: part.text, ...providerOptions }
+    case "reasoning":
+      return { type: "reasoning", text: part.text, ...providerOptions }
+    case "tool-call":
+      return {
+        type: "tool-call",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        input: part.input,
+        ...(part.providerExecuted === undefined ? {} : { providerExecuted: part.providerExecuted }),
+        ...providerOptions,
+      }
+    case "tool-result": {
+      const output = toolOutput(part.output)
+      if (output === undefined) return undefined
+      return {
+        type: "tool-result",
+        toolCallId: part.toolCallId,
+        toolName: part.toolName,
+        output,
+        ...providerOptions,
+      }
+    }
+    default:
+      // Approval requests are not sent back; files are left to the SDK.
+      return (part as { type: string }).type === "tool-approval-request" ? null : undefined
+  }
+}
+
+function toolPart(part: ToolContent): SpecToolResultPart | SpecApprovalResponsePart | null | undefined {
+  if (part.type === "tool-result") {
+    const output = toolOutput(part.output)
+    if (output === undefined) return undefined
+    return {
+      type: "tool-result",
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      output,
+      ...options(part.providerOptions),
+    }
+  }
+  const response = part as { type: string; approvalId?: string; approved?: boolean; reason?: string }
+  if (response.type !== "tool-approval-response") return undefined
+  // Only a provider-executed tool's approval goes to the provider; ours were decided here.
+  if ((part as { providerExecuted?: boolean }).providerExecuted !== true) return null
+  return {
+    type: "tool-approval-response",
+    approvalId: response.approvalId ?? "",
+    approved: response.approved === true,
+    ...(response.reason === undefined ? {} : { reason: response.reason }),
+  }
+}
+
+function toolOutput(output: ToolOutput): SpecToolResultOutput | undefined {
+  if (output.type !== "content") return output as SpecToolResultOutput
+  // Files in a result are left to the SDK, which converts them per spec version.
+  return output.value.every((item) => item.type === "text") ? (output as SpecToolResultOutput) : undefined
+}
+
+function requireToolResults(prompt: readonly SpecMessage[]): void {
+  const open = new Set<string>()
+  for (const message of prompt) {
+    if (message.role === "assistant") {
+      for (const part of message.content)
+        if (part.type === "tool-call" && !part.providerExecuted) open.add(part.toolCallId)
+    } else if (message.role === "tool") {
+      for (const part of message.content) if (part.type === "tool-result") open.delete(part.toolCallId)
+    } else if (open.size > 0) break
+  }
+  if (open.size > 0) throw new MissingToolResultsError({ toolCallIds: [...open] })
+}
+
+function options(providerOptions: unknown): { providerOptions?: ProviderOptions } {
+  return providerOptions == null ? {} : { providerOptions: providerOptions as ProviderOptions }
+}
+
+function partOptions(part: SpecToolResultPart | SpecApprovalResponsePart): ProviderOptions | undefined {
+  return "providerOptions" in part ? part.providerOptions : undefined
+}
+
+function mergeOptions(base: ProviderOptions, overrides: ProviderOptions | undefined): ProviderOptions {
+  if (overrides === undefined) return base
+  const merged: ProviderOptions = { ...base }
+  for (const [provider, values] of Object.entries(overrides))
+    merged[provider] = { ...base[provider], ...values }
+  return merged
+}

@@ -1,0 +1,342 @@
+import { type ModelMessage, NoOutputGeneratedError, type TextStreamPart, type ToolSet } from "ai"
+import { runCalls, type StepCall } from "./run-calls.js"
+import type { CallTelemetry } from "./telemetry.js"
+import { parseCall } from "./tools.js"
+import type { ProviderMetadata, SpecStreamPart, SpecStreamResult } from "./types.js"
+import { noUsage, toUsage } from "./usage.js"
+
+type Stream = TextStreamPart<ToolSet>
+type Waiter = {
+  resolve: (result: IteratorResult<Stream, undefined>) => void
+  reject: (error: unknown) => void
+}
+
+/**
+ * One step's spec stream as the AI SDK's stream parts, the way `streamText` emits them for a
+ * single step: a `start-step` first; text and reasoning with their IDs kept unique; tool calls
+ * parsed, and ours run once the model finished with `stop` or `tool-calls`, their results
+ * following as they settle; then `finish-step` with the usage. One promise per part read, no
+ * web-stream stages of our own.
+ */
+export function stepStream(input: {
+  result: SpecStreamResult
+  tools: ToolSet
+  abort: AbortSignal
+  modelId: string
+  /** The step's messages, handed to each tool as the AI SDK does. */
+  messages: ModelMessage[]
+  telemetry: CallTelemetry
+}): AsyncIterableIterator<Stream> {
+  const { result, tools, abort, telemetry } = input
+  const reader = result.stream.getReader()
+  const queue: Stream[] = []
+  let head = 0
+  let waiter: Waiter | undefined
+  let reading = false
+  let modelDone = false
+  let ended = false
+  let failure: { error: unknown } | undefined
+
+  let started = false
+  let warnings: unknown[] = []
+  let terminal = false
+  let output = false
+  let finish: Extract<SpecStreamPart, { type: "finish" }> | undefined
+  let errored = false
+  const response = { id: "", timestamp: new Date(), modelId: input.modelId }
+  const textIDs = idReserver()
+  const reasoningIDs = idReserver()
+  const calls: StepCall[] = []
+  const providerInputs = new Map<string, unknown>()
+  let running = 0
+  const recorded = { text: "", toolCalls: [] as { toolCallId: string; toolName: string; input: unknown }[] }
+
+  const push = (part: Stream) => {
+    queue.push(part)
+  }
+  const take = (): Stream => {
+    const part = queue[head]!
+    queue[head++] = undefined as unknown as Stream
+    if (head === queue.length) {
+      queue.length = 0
+      head = 0
+    }
+    return part
+  }
+
+  const deliver = () => {
+    if (!waiter) return
+    const current = waiter
+    if (head < queue.length) {
+      waiter = undefined
+      current.resolve({ done: false, value: take() })
+    } else if (failure) {
+      waiter = undefined
+      current.reject(failure.error)
+    } else if (ended) {
+      waiter = undefined
+      current.resolve({ done: true, value: undefined })
+    } else if (!modelDone) read()
+  }
+
+  const read = () => {
+    if (reading) return
+    reading = true
+    reader.read().then(
+      (chunk) => {
+        reading = false
+        if (chunk.done) modelFinished()
+        else onPart(chunk.value)
+        deliver()
+      },
+      (error: unknown) => {
+        reading = false
+        modelDone = true
+        fail(error)
+        deliver()
+      },
+    )
+  }
+
+  const fail = (error: unknown) => {
+    if (ended) return
+    failure = { error }
+    ended = true
+    telemetry.fail(error)
+  }
+
+  const onPart = (part: SpecStreamPart) => {
+    if (part.type === "stream-start") {
+      warnings = part.warnings
+      return
+    }
+    if (!started) {
+      started = true
+      telemetry.firstChunk()
+      push({ type: "start-step", request: result.request ?? {}, warnings } as Stream)
+    }
+    switch (part.type) {
+      case "text-delta":
+        output = true
+        if (part.delta.length > 0 || part.providerMetadata != null) {
+          push({
+            type: "text-delta",
+            id: textIDs.current(part.id),
+            text: part.delta,
+            providerMetadata: part.providerMetadata,
+          } as Stream)
+          if (telemetry.recording) recorded.text += part.delta
+        }
+        return
+      case "reasoning-delta":
+        output = true
+        push({
+          type: "reasoning-delta",
+          id: reasoningIDs.current(part.id),
+          text: part.delta,
+          providerMetadata: part.providerMetadata,
+        } as Stream)
+        return
+      case "text-start":
+        output = true
+        push({ ...part, id: textIDs.reserve(part.id) } as Stream)
+        return
+      case "text-end":
+        push({ ...part, id: textIDs.release(part.id) } as Stream)
+        return
+      case "reasoning-start":
+        output = true
+        push({ ...part, id: reasoningIDs.reserve(part.id) } as Stream)
+        return
+      case "reasoning-end":
+        push({ ...part, id: reasoningIDs.release(part.id) } as Stream)
+        return
+      case "tool-input-start":
+        output = true
+        push({ ...part, dynamic: part.dynamic ?? tools[part.toolName]?.type === "dynamic" } as Stream)
+        return
+      case "tool-input-delta":
+      case "tool-input-end":
+        push(part as Stream)
+        return
+      case "tool-call":
+        output = true
+        onToolCall(part)
+        return
+      case "tool-result":
+        output = true
+        onProviderResult(part)
+        return
+      case "response-metadata":
+        if (part.id !== undefined) response.id = part.id
+        if (part.timestamp !== undefined) response.timestamp = part.timestamp
+        if (part.modelId !== undefined) response.modelId = part.modelId
+        return
+      case "finish":
+        terminal = true
+        finish = part
+        return
+      case "error":
+        terminal = true
+        errored = true
+        push({ type: "error", error: part.error })
+        return
+      default:
+        // Files, sources, raw chunks and whatever a newer spec adds: nothing to store.
+        return
+    }
+  }
+
+  const onToolCall = (part: Extract<SpecStreamPart, { type: "tool-call" }>) => {
+    const about = { toolCallId: part.toolCallId, toolName: part.toolName }
+    const metadata = part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }
+    const parsed = parseCall(tools, part)
+    if (part.providerExecuted) {
+      providerInputs.set(part.toolCallId, parsed.input)
+      push({
+        type: "tool-call",
+        ...about,
+        input: parsed.input,
+        providerExecuted: true,
+        dynamic: part.dynamic,
+        ...metadata,
+      } as Stream)
+      return
+    }
+    if (!parsed.ok) {
+      push({
+        type: "tool-call",
+        ...about,
+        input: parsed.input,
+        dynamic: true,
+        invalid: true,
+        error: parsed.error,
+        ...metadata,
+      } as Stream)
+      push({
+        type: "tool-error",
+        ...about,
+        input: parsed.input,
+        error: parsed.error.message,
+        dynamic: true,
+      } as Stream)
+      return
+    }
+    const dynamic = part.dynamic ?? tools[part.toolName]?.type === "dynamic"
+    push({
+      type: "tool-call",
+      ...about,
+      input: parsed.input,
+      ...(dynamic ? { dynamic } : {}),
+      ...metadata,
+    } as Stream)
+    if (telemetry.recording) recorded.toolCalls.push({ ...about, input: parsed.input })
+    if (tools[part.toolName]?.execute) calls.push({ ...about, input: parsed.input, dynamic })
+  }
+
+  const onProviderResult = (part: Extract<SpecStreamPart, { type: "tool-result" }>) => {
+    const about = {
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
+      input: providerInputs.get(part.toolCallId),
+      providerExecuted: true,
+      ...(part.dynamic === undefined ? {} : { dynamic: part.dynamic }),
+    }
+    push(
+      (part.isError
+        ? { type: "tool-error", ...about, error: part.result }
+        : { type: "tool-result", ...about, output: part.result }) as Stream,
+    )
+  }
+
+  const modelFinished = () => {
+    modelDone = true
+    const reason = finish?.finishReason.unified
+    const toRun = reason === "stop" || reason === "tool-calls" ? calls.splice(0) : []
+    if (toRun.length === 0) return endStep()
+    running = toRun.length
+    runCalls(toRun, { tools, abort, messages: input.messages, telemetry }, (part) => {
+      push(part)
+      if (--running === 0) endStep()
+      deliver()
+    })
+  }
+
+  const endStep = () => {
+    if (ended) return
+    if (!terminal && !output) {
+      fail(
+        new NoOutputGeneratedError({
+          message: "No output generated. The model stream ended without a finish chunk.",
+        }),
+      )
+      return
+    }
+    const usage = finish ? toUsage(finish.usage) : noUsage()
+    const finishReason = finish && !errored ? finish.finishReason.unified : errored ? "error" : "other"
+    const providerMetadata: ProviderMetadata | undefined = finish?.providerMetadata
+    if (!response.id) response.id = crypto.randomUUID()
+    push({
+      type: "finish-step",
+      response: { ...response, headers: result.response?.headers },
+      usage,
+      finishReason,
+      rawFinishReason: finish?.finishReason.raw,
+      providerMetadata,
+    } as Stream)
+    ended = true
+    telemetry.finish({ finishReason, usage, response, ...recorded, providerMetadata })
+    telemetry.end()
+  }
+
+  const iterator: AsyncIterableIterator<Stream> = {
+    next: () => {
+      if (head < queue.length) return Promise.resolve({ done: false, value: take() })
+      if (failure) return Promise.reject(failure.error)
+      if (ended) return Promise.resolve({ done: true, value: undefined })
+      return new Promise((resolve, reject) => {
+        waiter = { resolve, reject }
+        if (!modelDone) read()
+      })
+    },
+    return: async () => {
+      // The reader stops the provider's request; running tools end through their signal.
+      if (!ended) {
+        ended = true
+        telemetry.fail(abort.reason ?? new Error("The step's stream was closed before it ended"))
+      }
+      queue.length = 0
+      head = 0
+      waiter?.resolve({ done: true, value: undefined })
+      waiter = undefined
+      await reader.cancel().catch(() => undefined)
+      return { done: true, value: undefined }
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  }
+  return iterator
+}
+
+/**
+ * Part IDs unique within the step, as `streamText` keeps them: a provider that reuses an ID for
+ * a later block gets a fresh one for it, so the two blocks stay two parts.
+ */
+function idReserver() {
+  const used = new Set<string>()
+  const active = new Map<string, string>()
+  return {
+    reserve(id: string): string {
+      let unique = id
+      for (let suffix = 1; used.has(unique); suffix++) unique = `${id}-${suffix}`
+      used.add(unique)
+      active.set(id, unique)
+      return unique
+    },
+    current: (id: string): string => active.get(id) ?? id,
+    release(id: string): string {
+      const unique = active.get(id) ?? id
+      active.delete(id)
+      return unique
+    },
+  }
+}
