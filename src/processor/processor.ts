@@ -75,8 +75,12 @@ export function create(input: CreateInput) {
       }
       if (abort.aborted) message.error ??= abortedError()
       await closeUnfinished({ texts: turn.texts, tools: turn.tools, write: turn.writePart })
-      message.time.completed = Date.now()
-      await turn.writeMessage()
+      // The step's end wrote the message complete: again only if something changed since.
+      const { settled } = turn
+      if (settled?.writes !== turn.writes || settled.message !== JSON.stringify(message)) {
+        message.time.completed = Date.now()
+        await turn.writeMessage()
+      }
       if (overflow) return "compact"
       if (turn.blocked || message.error) return "stop"
       return "continue"

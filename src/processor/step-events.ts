@@ -1,4 +1,5 @@
 import { Decimal } from "decimal.js"
+import type { Part } from "../message/part.js"
 import { getUsage } from "../session/usage.js"
 import type { Stream, Turn } from "./turn.js"
 
@@ -10,8 +11,10 @@ export async function startStep(turn: Turn): Promise<void> {
 }
 
 /**
- * A step's end: a step-finish part with its usage and cost, a patch part when files changed,
- * and the message's finish, tokens and cost written with the session's totals in one write.
+ * A step's end: a step-finish part with its usage and cost, a patch part when files changed, and
+ * the message's finish, tokens, cost and end time, written with the session's totals in one
+ * write. The message counts as complete here; the processor writes it again only if anything
+ * changes after.
  */
 export async function finishStep(turn: Turn, part: Extract<Stream, { type: "finish-step" }>): Promise<void> {
   const { message, snapshot } = turn
@@ -20,21 +23,24 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   message.cost = new Decimal(message.cost).plus(usage.cost).toNumber()
   message.tokens = usage.tokens
   const after = snapshot ? await snapshot.track() : undefined
-  await turn.writePart({
-    ...turn.newPart(),
-    type: "step-finish",
-    reason: part.finishReason,
-    ...(after ? { snapshot: after } : {}),
-    cost: usage.cost,
-    tokens: usage.tokens,
-  })
+  const parts: Part[] = [
+    {
+      ...turn.newPart(),
+      type: "step-finish",
+      reason: part.finishReason,
+      ...(after ? { snapshot: after } : {}),
+      cost: usage.cost,
+      tokens: usage.tokens,
+    },
+  ]
   if (snapshot && turn.stepSnapshot) {
     const patch = await snapshot.patch(turn.stepSnapshot)
     if (patch.files.length > 0)
-      await turn.writePart({ ...turn.newPart(), type: "patch", hash: patch.hash, files: patch.files })
+      parts.push({ ...turn.newPart(), type: "patch", hash: patch.hash, files: patch.files })
   }
   turn.stepSnapshot = undefined
-  await turn.queue.run(() =>
-    turn.runtime.session.recordUsage(turn.sessionID, usage, structuredClone(message)),
-  )
+  message.time.completed = Date.now()
+  const written = structuredClone(message)
+  await turn.queue.run(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
+  turn.settled = { message: JSON.stringify(message), writes: turn.writes }
 }

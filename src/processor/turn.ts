@@ -41,8 +41,18 @@ export function createTurn(input: CreateInput) {
     /** A user's "no" ended the turn. */
     blocked: false,
     queue,
-    writePart: (part: Part) => queue.run(() => runtime.session.updatePart(structuredClone(part))),
-    writeMessage: () => queue.run(() => runtime.session.updateMessage(structuredClone(message))),
+    /** Writes asked for so far; with `settled`, tells whether anything changed after the step's end. */
+    writes: 0,
+    /** The message as the step's end wrote it, and the write count then. */
+    settled: undefined as { message: string; writes: number } | undefined,
+    writePart: (part: Part) => {
+      turn.writes++
+      return queue.run(() => runtime.session.updatePart(structuredClone(part)))
+    },
+    writeMessage: () => {
+      turn.writes++
+      return queue.run(() => runtime.session.updateMessage(structuredClone(message)))
+    },
     newPart: () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID }),
 
     toolPart(callID: string, toolName: string): ToolPart {

@@ -3,7 +3,7 @@ import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
-import type { Tokens } from "../message/part.js"
+import type { Part, Tokens } from "../message/part.js"
 import type { StorageWrite } from "../storage/port.js"
 import { VERSION } from "../version.js"
 import type { SessionDeps } from "./deps.js"
@@ -100,13 +100,15 @@ export function createSessionService(deps: SessionDeps) {
 
   /**
    * Adds one step's cost and tokens to the session's totals. `message`, the assistant message
-   * that now includes the same usage, is written in the same atomic write: a crash between two
-   * writes would leave the session's totals below the sum of its messages for good.
+   * that now includes the same usage, and `parts` (the step's closing parts) are written in the
+   * same atomic write: a crash between two writes would leave the session's totals below the sum
+   * of its messages for good, and one write per step end is cheaper than three.
    */
   async function recordUsage(
     sessionID: string,
     usage: Pick<Info, "cost" | "tokens">,
     message?: MessageInfo,
+    parts: readonly Part[] = [],
   ): Promise<Info> {
     const added = parseInput("session.recordUsage input", RecordUsageInput, { usage }).usage
     const current = await get(sessionID)
@@ -116,12 +118,14 @@ export function createSessionService(deps: SessionDeps) {
       tokens: addTokens(current.tokens, added.tokens),
       time: { ...current.time, updated: Date.now() },
     }
-    if (!message) return save(info)
+    if (!message && parts.length === 0) return save(info)
     await storage.write([
-      { type: "message.put", info: message },
+      ...parts.map((part) => ({ type: "part.put" as const, part })),
+      ...(message ? [{ type: "message.put" as const, info: message }] : []),
       { type: "session.put", info },
     ])
-    bus.publish("message.updated", { sessionID: message.sessionID, info: message })
+    for (const part of parts) bus.publish("message.part.updated", { sessionID: part.sessionID, part })
+    if (message) bus.publish("message.updated", { sessionID: message.sessionID, info: message })
     bus.publish("session.updated", { sessionID: info.id, info })
     return info
   }

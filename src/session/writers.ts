@@ -1,4 +1,5 @@
 import { parseInput } from "../error/invalid-input.js"
+import { isID } from "../id/identifier.js"
 import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
@@ -58,7 +59,12 @@ export function createMessageWriters(deps: SessionDeps) {
     /** Publishes a streamed piece of a text or reasoning part. Never written: the part itself is. */
     updatePartDelta(input: PartDelta): void {
       deps.assertOpen()
-      bus.publish("message.part.delta", parseInput("part delta", PartDelta, input))
+      // Called once per streamed delta: a well-formed delta is checked by hand, zod only names
+      // what is wrong with the rest.
+      bus.publish(
+        "message.part.delta",
+        isPartDelta(input) ? input : parseInput("part delta", PartDelta, input),
+      )
     },
 
     async removeMessage(input: { sessionID: string; messageID: string }): Promise<void> {
@@ -78,4 +84,19 @@ export function createMessageWriters(deps: SessionDeps) {
       bus.publish("message.part.removed", { sessionID, messageID, partID })
     },
   }
+}
+
+const DELTA_KEYS = 5
+
+function isPartDelta(input: PartDelta): boolean {
+  return (
+    typeof input === "object" &&
+    input !== null &&
+    input.field === "text" &&
+    typeof input.delta === "string" &&
+    isID("session", input.sessionID) &&
+    isID("message", input.messageID) &&
+    isID("part", input.partID) &&
+    Object.keys(input).length === DELTA_KEYS
+  )
 }

@@ -67,6 +67,14 @@ describe("session message writers", () => {
     expect(() => runtime.session.updatePartDelta({ ...delta, field: "title" as "text" })).toThrow(
       InvalidInputError,
     )
+    // The hand check in front of zod lets nothing through that zod would refuse.
+    for (const bad of [
+      { ...delta, partID: "prt_short" },
+      { ...delta, sessionID: user.id },
+      { ...delta, delta: 5 as unknown as string },
+      { ...delta, extra: true },
+    ])
+      expect(() => runtime.session.updatePartDelta(bad)).toThrow(InvalidInputError)
   })
 
   it("refuse a part of a missing message and a message of a missing session", async () => {
