@@ -1,3 +1,4 @@
-export type { ModelStream } from "./model-stream.js"
+export { createProviderStream, type ProviderStreamOptions } from "../spec/provider-stream.js"
+export { type ModelStream, streamTextModel } from "./model-stream.js"
 export { type CreateInput, create, type ProcessorRuntime } from "./processor.js"
 export type { ProcessResult, StreamInput } from "./stream-input.js"
