@@ -1,5 +1,5 @@
-import { randomInt } from "node:crypto"
-import { decodeTime, encodeTime, ulid } from "ulid"
+import { randomFillSync } from "node:crypto"
+import { decodeTime } from "ulid"
 import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { quote } from "../error/quote.js"
@@ -19,15 +19,24 @@ const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 const BODY_LENGTH = 26
 const TIME_LENGTH = 10
 const RANDOM_LENGTH = BODY_LENGTH - TIME_LENGTH
-const RANDOM_SPACE = 32n ** BigInt(RANDOM_LENGTH)
 // An ID floored on another in its millisecond steps its random part up by 1 to 2^40, at random:
 // writers that floor on the same ID (two runtimes, two processes, calls without a generator)
 // must not all pick floor + 1. 2^80 / 2^40 leaves room for a trillion steps in one millisecond.
-const MAX_STEP = 2 ** 40
+// The random step is 8 base-32 digits (40 bits) added to the low end of the 16-digit random part.
+const STEP_LENGTH = 8
+// 48-bit time: the largest time a body's first 10 characters can hold ("7ZZZZZZZZZ").
+const TIME_MAX = 2 ** 48 - 1
 // The first character of an ascending ULID is 0-7 (48-bit time), so a descending body,
 // being its base-32 complement, always starts with R-Z. That keeps the two kinds apart.
 const DESCENDING_FIRST = new Set(ALPHABET.slice(24))
+const PREFIXES: ReadonlySet<string> = new Set(Object.values(prefixes))
 const BODY = new RegExp(`^[${ALPHABET}]{${BODY_LENGTH}}$`)
+/** Each base-32 character's value (a frozen lookup table; never written after this line). */
+const VALUE: Readonly<Record<string, number>> = Object.freeze(
+  Object.fromEntries([...ALPHABET].map((char, index) => [char, index])),
+)
+/** How many random bytes a generator draws from the system at a time. */
+const RANDOM_BATCH = 4096
 
 /** Whether `value` is an ID of this kind: `<prefix>_` followed by 26 Crockford base-32 characters. */
 export function isID(kind: Kind, value: unknown): value is string {
@@ -43,16 +52,21 @@ export function schema<K extends Kind>(kind: K) {
   })
 }
 
-/** A new ID that sorts after every earlier one; strictly after `after` when given. */
+/**
+ * A new ID that sorts after every earlier one; strictly after `after` when given. Without a
+ * generator there is no state to keep: each call draws its random bits from the system in one
+ * call. A runtime uses its own generator (`createGenerator`), which draws them in batches.
+ */
 export function ascending(kind: Kind, after?: string): string {
-  const floor = after === undefined ? undefined : bodyOf(after, "after")
-  return `${prefixes[kind]}_${ascendingBody(Date.now(), floor)}`
+  const floor = after === undefined ? undefined : floorOf(after, "after")
+  return `${prefixes[kind]}_${ascendingBody(Date.now(), floor, randomDigits(RANDOM_LENGTH + STEP_LENGTH))}`
 }
 
 /** A new ID that sorts before every earlier one (newest first); strictly before `before` when given. */
 export function descending(kind: Kind, before?: string): string {
-  const ceiling = before === undefined ? undefined : complement(bodyOf(before, "before"))
-  return `${prefixes[kind]}_${complement(ascendingBody(Date.now(), ceiling))}`
+  const ceiling = before === undefined ? undefined : ceilingOf(before, "before")
+  const digits = randomDigits(RANDOM_LENGTH + STEP_LENGTH)
+  return `${prefixes[kind]}_${complement(ascendingBody(Date.now(), ceiling, digits))}`
 }
 
 /** Creation time of an ascending or descending ID, in epoch milliseconds. */
@@ -67,51 +81,111 @@ export type Generator = {
   descending(kind: Kind, before?: string): string
 }
 
+/** Fills a byte array with cryptographically strong random bytes, as `crypto.randomFillSync` does. */
+export type RandomFill = (bytes: Uint8Array) => unknown
+
 /**
  * A monotonic generator: each ID it makes sorts strictly after (or, descending, before) the
  * previous one it made, even when the clock steps backwards. A runtime owns one.
+ *
+ * Its random bits come from a buffer it refills 4 KiB at a time (`random`, by default
+ * `crypto.randomFillSync`): one refill serves 256 to 512 IDs (16 bytes for a fresh random part,
+ * 8 for a step), where the `ulid` package made one system call per character. The buffer
+ * belongs to this generator alone: two generators never share bits.
  */
-export function createGenerator(now: () => number = Date.now): Generator {
+export function createGenerator(
+  now: () => number = Date.now,
+  random: RandomFill = randomFillSync,
+): Generator {
+  const digit = randomDigits(RANDOM_BATCH, random)
   let lastAscending: string | undefined
   let lastDescending: string | undefined
   return {
     ascending(kind, after) {
-      const floor = maxBody(lastAscending, after === undefined ? undefined : bodyOf(after, "after"))
-      lastAscending = ascendingBody(now(), floor)
+      const floor = maxBody(lastAscending, after === undefined ? undefined : floorOf(after, "after"))
+      lastAscending = ascendingBody(now(), floor, digit)
       return `${prefixes[kind]}_${lastAscending}`
     },
     descending(kind, before) {
-      const ceiling = maxBody(
-        lastDescending,
-        before === undefined ? undefined : complement(bodyOf(before, "before")),
-      )
-      lastDescending = ascendingBody(now(), ceiling)
+      const ceiling = maxBody(lastDescending, before === undefined ? undefined : ceilingOf(before, "before"))
+      lastDescending = ascendingBody(now(), ceiling, digit)
       return `${prefixes[kind]}_${complement(lastDescending)}`
     },
   }
 }
 
-function ascendingBody(time: number, floor: string | undefined): string {
-  if (floor === undefined) return ulid(time)
-  const floorTime = decodeTime(floor)
-  if (time > floorTime) return ulid(time)
-  const random = decodeBase32(floor.slice(TIME_LENGTH)) + 1n + BigInt(randomInt(MAX_STEP))
-  // 80 random bits exhausted within one millisecond: move to the next millisecond.
-  if (random >= RANDOM_SPACE) return ulid(floorTime + 1)
-  return encodeTime(floorTime, TIME_LENGTH) + encodeBase32(random, RANDOM_LENGTH)
+/**
+ * A source of random base-32 digit values (0-31), read from a buffer of `size` bytes that is
+ * refilled when used up. A byte's low 5 bits are uniform because 256 is a multiple of 32.
+ */
+function randomDigits(size: number, random: RandomFill = randomFillSync): () => number {
+  const buffer = new Uint8Array(size)
+  let offset = size
+  return () => {
+    if (offset === size) {
+      random(buffer)
+      offset = 0
+    }
+    return buffer[offset++]! & 31
+  }
 }
 
-function decodeBase32(text: string): bigint {
-  let value = 0n
-  for (const char of text) value = value * 32n + BigInt(ALPHABET.indexOf(char))
-  return value
+/**
+ * An ascending body (time + random part) for `time`, strictly above `floor` when given: a fresh
+ * random part when `time` is past the floor's millisecond, else the floor's random part plus a
+ * random step (see STEP_LENGTH above), carrying into the next millisecond when that overflows.
+ */
+function ascendingBody(time: number, floor: string | undefined, digit: () => number): string {
+  if (floor !== undefined) {
+    const floorTime = decodeBodyTime(floor)
+    if (time <= floorTime) {
+      const stepped = stepRandom(floor, digit)
+      if (stepped !== undefined) return floor.slice(0, TIME_LENGTH) + stepped
+      // 80 random bits exhausted within one millisecond: move to the next millisecond.
+      time = floorTime + 1
+    }
+  }
+  let random = ""
+  for (let index = 0; index < RANDOM_LENGTH; index++) random += ALPHABET[digit()]
+  return encodeTime(time) + random
 }
 
-function encodeBase32(value: bigint, length: number): string {
+/**
+ * The random part of `body` (its last 16 digits, an 80-bit number) plus 1 + a random 40-bit
+ * number, added digit by digit; undefined when the sum no longer fits in 80 bits.
+ */
+function stepRandom(body: string, digit: () => number): string | undefined {
+  const sum = new Array<number>(RANDOM_LENGTH)
+  let carry = 1
+  for (let index = RANDOM_LENGTH - 1; index >= 0; index--) {
+    const step = index >= RANDOM_LENGTH - STEP_LENGTH ? digit() : 0
+    const value = VALUE[body[TIME_LENGTH + index]!]! + step + carry
+    sum[index] = value & 31
+    carry = value >> 5
+  }
+  if (carry !== 0) return undefined
   let out = ""
-  for (let rest = value, index = 0; index < length; index++, rest /= 32n)
-    out = ALPHABET[Number(rest % 32n)] + out
+  for (const value of sum) out += ALPHABET[value]
   return out
+}
+
+/** A millisecond time as 10 base-32 characters; refuses what a ULID cannot hold. */
+function encodeTime(time: number): string {
+  if (!Number.isInteger(time) || time < 0 || time > TIME_MAX) {
+    const message = `expected the clock to give whole milliseconds from 0 to 2^48 - 1, got ${quote(time)}`
+    throw new InvalidInputError({ message: `Invalid time: ${message}`, issues: [{ path: "time", message }] })
+  }
+  let out = ""
+  for (let rest = time, index = 0; index < TIME_LENGTH; index++, rest = Math.floor(rest / 32))
+    out = ALPHABET[rest % 32] + out
+  return out
+}
+
+/** The time of an ascending body whose first character is 0-7 (checked by floorOf and ceilingOf). */
+function decodeBodyTime(body: string): number {
+  let time = 0
+  for (let index = 0; index < TIME_LENGTH; index++) time = time * 32 + VALUE[body[index]!]!
+  return time
 }
 
 function maxBody(a: string | undefined, b: string | undefined): string | undefined {
@@ -122,20 +196,36 @@ function maxBody(a: string | undefined, b: string | undefined): string | undefin
 
 function complement(body: string): string {
   let out = ""
-  for (const char of body) out += ALPHABET[31 - ALPHABET.indexOf(char)]
+  for (const char of body) out += ALPHABET[31 - VALUE[char]!]
   return out
+}
+
+/** The body of an ascending ID given as a floor. */
+function floorOf(id: string, field: string): string {
+  const body = bodyOf(id, field)
+  if (decodeBodyTime(body) > TIME_MAX) throw notAnID(id, field, "an ascending ID (msg_, prt_, per_, que_)")
+  return body
+}
+
+/** The ascending form of a descending ID given as a ceiling. */
+function ceilingOf(id: string, field: string): string {
+  const body = complement(bodyOf(id, field))
+  if (decodeBodyTime(body) > TIME_MAX) throw notAnID(id, field, "a descending ID (ses_)")
+  return body
 }
 
 function bodyOf(id: string, field: string): string {
   const separator = typeof id === "string" ? id.indexOf("_") : -1
   const body = separator === -1 ? "" : id.slice(separator + 1)
   const prefix = separator === -1 ? "" : id.slice(0, separator)
-  if (!(Object.values(prefixes) as string[]).includes(prefix) || !BODY.test(body)) {
-    const message = `expected an agentloop ID such as ses_01J…, got ${quote(id)}`
-    throw new InvalidInputError({
-      message: `Invalid ${field}: ${message}`,
-      issues: [{ path: field, message }],
-    })
-  }
+  if (!PREFIXES.has(prefix) || !BODY.test(body)) throw notAnID(id, field, "an agentloop ID such as ses_01J…")
   return body
+}
+
+function notAnID(id: unknown, field: string, expected: string): InvalidInputError {
+  const message = `expected ${expected}, got ${quote(id)}`
+  return new InvalidInputError({
+    message: `Invalid ${field}: ${message}`,
+    issues: [{ path: field, message }],
+  })
 }

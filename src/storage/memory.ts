@@ -11,6 +11,9 @@ type Undo = () => void
 /**
  * Keeps everything in process memory, as JSON text so that callers can never alias stored
  * objects. The default storage: for tests and sessions that need not outlive the process.
+ *
+ * Every text it holds is the JSON of a row validateWrites just validated, and nothing else can
+ * reach it, so reads return `JSON.parse` copies without decoding them again.
  */
 export class MemoryStorage implements Storage {
   readonly #sessions = new Map<string, StoredSession>()

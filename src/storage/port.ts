@@ -40,7 +40,10 @@ export type MessageQuery = {
  *   is missing, a part whose message is missing, a remove of something absent) fails with
  *   `NotFoundError` naming that ID, and writes nothing. Removing an absent value is a no-op.
  * - A row that does not match its schema, written or read, fails with `InvalidInputError`
- *   (on write) or `CorruptRowError` (on read) naming the row, never a later crash.
+ *   (on write) or `CorruptRowError` (on read) naming the row, never a later crash. An adapter
+ *   may skip the read check for rows it can tell its own write path validated (MemoryStorage's
+ *   own texts; SQLite rows carrying the current row stamp, see `rowStamp`); a row written or
+ *   changed by anything else is checked.
  * - A malformed call fails with `InvalidInputError` and writes nothing: a batch that is not an
  *   array, a write of unknown `type`, a key or ID (of a write or a read) that is not a string.
  * - A `session.put` whose parent chain leads back to the session itself (also through earlier

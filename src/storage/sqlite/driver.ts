@@ -14,6 +14,10 @@ export interface SqliteStatement {
   /** The first row, or `undefined` when there is none. */
   get(...params: unknown[]): unknown
   all(...params: unknown[]): unknown[]
+  /** better-sqlite3: rows as arrays of column values (used when present, for long listings). */
+  raw?(toggle?: boolean): unknown
+  /** node:sqlite (Node 22.16 and later): the same. */
+  setReturnArrays?(enabled: boolean): unknown
 }
 
 /**

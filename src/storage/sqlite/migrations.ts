@@ -5,8 +5,8 @@ import { SchemaVersionError } from "./schema-version-error.js"
  * Schema migrations; migration N (1-based) takes `PRAGMA user_version` from N - 1 to N.
  * Append only: a released migration never changes, since databases out there already ran it.
  *
- * Rows are JSON documents validated by the zod schemas on the way in and out; columns exist
- * only for keys, relations and ordering. Messages and parts are keyed under their session
+ * Rows are JSON documents validated by the zod schemas on the way in, and on the way out unless
+ * they carry the current row stamp; columns exist only for keys, relations, ordering and stamps. Messages and parts are keyed under their session
  * (and message), as MemoryStorage scopes them, so the primary keys double as the indexes that
  * list a session's messages by ID and its parts by (message ID, part ID).
  */
@@ -39,6 +39,28 @@ export const migrations: readonly string[] = [
     key TEXT PRIMARY KEY NOT NULL,
     value TEXT NOT NULL
   );
+  `,
+  // Row stamps (see rowStamp in ../rows.ts): SqliteStorage stamps each session, message and part
+  // row it writes with the stamp of its row format and skips the schema check when reading a
+  // row with that stamp back. Rows written before this migration have none and stay validated.
+  // Each write of a row through SqliteStorage flips the stamp's sign, so an update that leaves
+  // the stamp as it was comes from someone else, and the trigger takes the stamp away.
+  `
+  ALTER TABLE session ADD COLUMN stamp INTEGER;
+  ALTER TABLE message ADD COLUMN stamp INTEGER;
+  ALTER TABLE part ADD COLUMN stamp INTEGER;
+
+  CREATE TRIGGER session_unstamp AFTER UPDATE OF data ON session
+  WHEN NEW.stamp IS OLD.stamp
+  BEGIN UPDATE session SET stamp = NULL WHERE rowid = NEW.rowid; END;
+
+  CREATE TRIGGER message_unstamp AFTER UPDATE OF data ON message
+  WHEN NEW.stamp IS OLD.stamp
+  BEGIN UPDATE message SET stamp = NULL WHERE rowid = NEW.rowid; END;
+
+  CREATE TRIGGER part_unstamp AFTER UPDATE OF data ON part
+  WHEN NEW.stamp IS OLD.stamp
+  BEGIN UPDATE part SET stamp = NULL WHERE rowid = NEW.rowid; END;
   `,
 ]
 
