@@ -1,13 +1,17 @@
 import { runCompactionBench } from "./compaction.js"
+import { runDeltasBench } from "./deltas.js"
 import { runLoopBench } from "./loop.js"
 import { runProcessorBench } from "./processor.js"
+import { runStartupBench } from "./startup.js"
 import { runStorageBench } from "./storage.js"
 
 const benches = {
   storage: runStorageBench,
   processor: runProcessorBench,
+  deltas: runDeltasBench,
   loop: runLoopBench,
   compaction: runCompactionBench,
+  startup: runStartupBench,
 }
 // `npm run bench -- compaction` runs one; no argument runs all.
 const chosen = process.argv.slice(2)

@@ -1,7 +1,8 @@
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { streamText } from "ai"
+import type { LanguageModelV3FunctionTool, LanguageModelV3Prompt } from "@ai-sdk/provider"
+import { type LanguageModel, streamText } from "ai"
 import { MockLanguageModelV3 } from "ai/test"
 import { z } from "zod"
 import { create as createProcessor, type ProcessorRuntime } from "../src/processor/processor.js"
@@ -11,7 +12,7 @@ import type { Storage } from "../src/storage/port.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import { createBuilders, type StreamChunk } from "../src/testing/index.js"
 import { toAITools } from "../src/tool/ai-tools.js"
-import { type Context, define } from "../src/tool/tool.js"
+import { type Context, define, type Info as ToolInfo } from "../src/tool/tool.js"
 import { BENCH_MODEL as MODEL, median, printTable } from "./report.js"
 
 const DELTAS = 100_000
@@ -84,9 +85,9 @@ const messages = [{ role: "user" as const, content: "Go." }]
  * Wall-clock ms, and the CPU ms of the whole process (all threads) over the same span. The CPU
  * time is the steadier measure on a shared machine, where other work can take the CPU mid-run.
  */
-type Time = { ms: number; cpu: number }
+export type Time = { ms: number; cpu: number }
 
-function startClock(): () => Time {
+export function startClock(): () => Time {
   const started = performance.now()
   const cpu = process.cpuUsage()
   return () => {
@@ -95,17 +96,18 @@ function startClock(): () => Time {
   }
 }
 
-/** The floor: the same stream and tools through `streamText`, iterated with no processing. */
+const context = (callID: string, abort: AbortSignal): Context => ({
+  sessionID: "ses_bench",
+  messageID: "msg_bench",
+  callID,
+  agent: "build",
+  abort,
+  metadata: async () => {},
+  ask: async () => {},
+})
+
+/** The AI SDK floor: the same stream and tools through `streamText`, iterated with no processing. */
 async function baseline(chunks: StreamChunk[]): Promise<Time> {
-  const context = (callID: string, abort: AbortSignal): Context => ({
-    sessionID: "ses_bench",
-    messageID: "msg_bench",
-    callID,
-    agent: "build",
-    abort,
-    metadata: async () => {},
-    ask: async () => {},
-  })
   const tools = toAITools([echo], context)
   const model = modelOf(chunks)
   const clock = startClock()
@@ -116,18 +118,66 @@ async function baseline(chunks: StreamChunk[]): Promise<Time> {
   return time
 }
 
+/** The same request as the provider spec takes it, for the direct baseline. */
+const specPrompt: LanguageModelV3Prompt = [{ role: "user", content: [{ type: "text", text: "Go." }] }]
+const specTools: LanguageModelV3FunctionTool[] = [
+  {
+    type: "function",
+    name: echo.id,
+    description: echo.description,
+    inputSchema: {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { n: { type: "number" } },
+      required: ["n"],
+      additionalProperties: false,
+    },
+  },
+]
+
+/**
+ * The floor below `streamText`: the model's own stream (`model.doStream(...).stream`), read with a
+ * plain reader, doing nothing with the parts but run the tool calls: `JSON.parse` of the input and
+ * the tool's `execute`, with no schema check and no truncation, awaited together at the end.
+ */
+async function directBaseline(chunks: StreamChunk[]): Promise<Time> {
+  const model = modelOf(chunks)
+  const abort = new AbortController()
+  const clock = startClock()
+  const { stream } = await model.doStream({ prompt: specPrompt, tools: specTools, abortSignal: abort.signal })
+  const reader = stream.getReader()
+  const running: Promise<unknown>[] = []
+  let parts = 0
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    parts++
+    const part = next.value
+    if (part.type === "tool-call")
+      running.push(echo.execute(JSON.parse(part.input), context(part.toolCallId, abort.signal)))
+  }
+  const results = await Promise.all(running)
+  const time = clock()
+  if (parts < DELTAS || results.length !== TOOL_CALLS)
+    throw new Error(`direct baseline streamed only ${parts} parts and ${results.length} tool calls`)
+  return time
+}
+
 type Variant = "shipped" | "no-delta-events"
-type TurnResult = Time & { writes: number; rows: number }
+export type TurnResult = Time & { writes: number; rows: number }
+
+/** The model of a processor turn, its tools, and how the turn must finish. */
+export type TurnOptions = {
+  language: LanguageModel
+  variant?: Variant
+  tools?: ToolInfo[]
+  finish?: "tool-calls" | "stop"
+}
 
 /**
  * One turn through SessionProcessor on `storage`, timing `process()` alone. "no-delta-events"
- * stubs `updatePartDelta` out, to show what publishing 100,000 deltas costs.
+ * stubs `updatePartDelta` out, to show what publishing the deltas costs.
  */
-async function processorTurn(
-  chunks: StreamChunk[],
-  storage: Storage,
-  variant: Variant = "shipped",
-): Promise<TurnResult> {
+export async function processorTurn(storage: Storage, options: TurnOptions): Promise<TurnResult> {
+  const { language, variant = "shipped", tools = [echo], finish = "tool-calls" } = options
   let writes = 0
   let rows = 0
   const write = storage.write.bind(storage)
@@ -155,16 +205,16 @@ async function processorTurn(
     const processor = createProcessor({
       runtime: processorRuntime,
       assistantMessage: assistant,
-      model: { language: modelOf(chunks), info: MODEL },
+      model: { language, info: MODEL },
       abort: new AbortController().signal,
     })
     writes = 0
     rows = 0
     const clock = startClock()
-    const result = await processor.process({ messages, tools: [echo] })
+    const result = await processor.process({ messages, tools })
     const time = clock()
     const message = processor.message()
-    if (result !== "continue" || message.error || message.finish !== "tool-calls")
+    if (result !== "continue" || message.error || message.finish !== finish)
       throw new Error(`processor turn ended with ${result} ${JSON.stringify(message.error)}`)
     return { ...time, writes, rows }
   } finally {
@@ -184,7 +234,15 @@ async function withSqlite<T>(
 const ms = (value: number) => Math.round(value).toLocaleString("en-US")
 const times = (value: number) => `${value.toFixed(2)}x`
 
-type Series = { ms: number[]; cpu: number[]; ratios: number[]; cpuRatios: number[] }
+/** Times of one variant, and their ratios to each baseline of the same round. */
+type Series = {
+  ms: number[]
+  cpu: number[]
+  ratios: number[]
+  cpuRatios: number[]
+  directRatios: number[]
+  directCpuRatios: number[]
+}
 
 export async function runProcessorBench(): Promise<void> {
   const chunks = buildChunks()
@@ -192,19 +250,39 @@ export async function runProcessorBench(): Promise<void> {
     `\nProcessor: one turn of ${DELTAS.toLocaleString("en-US")} text deltas in ${TOOL_CALLS} text parts and ` +
       `${TOOL_CALLS} tool calls (${chunks.length.toLocaleString("en-US")} model chunks). ` +
       `${RUNS} rounds after one warm-up; each round runs every variant once, on a fresh model and runtime; ` +
-      "ratios are taken within a round, and medians are reported\n",
+      "ratios are taken within a round, against the streamText baseline and against the direct " +
+      "(model.doStream) baseline, and medians are reported\n",
   )
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-bench-"))
-  const series = (): Series => ({ ms: [], cpu: [], ratios: [], cpuRatios: [] })
-  const results = { baseline: series(), memory: series(), sqlite: series(), memoryNoEvents: series() }
+  const series = (): Series => ({
+    ms: [],
+    cpu: [],
+    ratios: [],
+    cpuRatios: [],
+    directRatios: [],
+    directCpuRatios: [],
+  })
+  const results = {
+    baseline: series(),
+    direct: series(),
+    memory: series(),
+    sqlite: series(),
+    memoryNoEvents: series(),
+  }
   let memoryWrites: TurnResult | undefined
   let sqliteWrites: TurnResult | undefined
   try {
     for (let round = 0; round <= RUNS; round++) {
       const base = await baseline(chunks)
-      const memory = await processorTurn(chunks, new MemoryStorage())
-      const sqlite = await withSqlite(directory, round, (storage) => processorTurn(chunks, storage))
-      const noEvents = await processorTurn(chunks, new MemoryStorage(), "no-delta-events")
+      const bare = await directBaseline(chunks)
+      const memory = await processorTurn(new MemoryStorage(), { language: modelOf(chunks) })
+      const sqlite = await withSqlite(directory, round, (storage) =>
+        processorTurn(storage, { language: modelOf(chunks) }),
+      )
+      const noEvents = await processorTurn(new MemoryStorage(), {
+        language: modelOf(chunks),
+        variant: "no-delta-events",
+      })
       memoryWrites = memory
       sqliteWrites = sqlite
       if (round === 0) continue
@@ -213,8 +291,11 @@ export async function runProcessorBench(): Promise<void> {
         target.cpu.push(time.cpu)
         target.ratios.push(time.ms / base.ms)
         target.cpuRatios.push(time.cpu / base.cpu)
+        target.directRatios.push(time.ms / bare.ms)
+        target.directCpuRatios.push(time.cpu / bare.cpu)
       }
       record(results.baseline, base)
+      record(results.direct, bare)
       record(results.memory, memory)
       record(results.sqlite, sqlite)
       record(results.memoryNoEvents, noEvents)
@@ -227,14 +308,28 @@ export async function runProcessorBench(): Promise<void> {
     name,
     ms(median(target.ms)),
     times(median(target.ratios)),
+    times(median(target.directRatios)),
     ms(median(target.cpu)),
     times(median(target.cpuRatios)),
+    times(median(target.directCpuRatios)),
     ...extra,
   ]
   printTable(
-    ["variant", "wall ms", "vs baseline", "CPU ms", "vs baseline", "target", "writes/turn", "rows/turn"],
+    [
+      "variant",
+      "wall ms",
+      "vs streamText",
+      "vs direct",
+      "CPU ms",
+      "vs streamText",
+      "vs direct",
+      "target",
+      "writes/turn",
+      "rows/turn",
+    ],
     [
       row("streamText fullStream, no processing", results.baseline, ["", "", ""]),
+      row("doStream stream, plain reader, no processing", results.direct, ["", "", ""]),
       row("SessionProcessor, memory", results.memory, [
         `<= ${TARGETS.memory}x`,
         String(memoryWrites!.writes),
@@ -252,12 +347,18 @@ export async function runProcessorBench(): Promise<void> {
     `${median(target.ratios) <= limit ? "met" : "MISSED"} (wall ${times(median(target.ratios))}, ` +
     `CPU ${times(median(target.cpuRatios))}, at most ${limit}x)`
   console.log(
-    `\nTargets: memory ${verdict(results.memory, TARGETS.memory)}; ` +
+    `\nTargets (against the streamText baseline): memory ${verdict(results.memory, TARGETS.memory)}; ` +
       `SQLite ${verdict(results.sqlite, TARGETS.sqlite)}`,
   )
-  const spread = (values: number[]) => `${times(Math.min(...values))} to ${times(Math.max(...values))}`
-  console.log(
-    `Wall ratios by round: memory ${spread(results.memory.ratios)}, SQLite ${spread(results.sqlite.ratios)}; ` +
-      `baseline ${ms(Math.min(...results.baseline.ms))} to ${ms(Math.max(...results.baseline.ms))} ms\n`,
-  )
+  // Every round's ratio, in the order the rounds ran, then the spread.
+  const byRound = (values: number[]) =>
+    `${values.map((value) => value.toFixed(2)).join(" ")}  (${times(Math.min(...values))} to ${times(Math.max(...values))})`
+  const range = (values: number[]) => `${ms(Math.min(...values))} to ${ms(Math.max(...values))} ms`
+  console.log("Wall ratios by round:")
+  console.log(`  memory / streamText  ${byRound(results.memory.ratios)}`)
+  console.log(`  memory / direct      ${byRound(results.memory.directRatios)}`)
+  console.log(`  sqlite / streamText  ${byRound(results.sqlite.ratios)}`)
+  console.log(`  sqlite / direct      ${byRound(results.sqlite.directRatios)}`)
+  console.log(`  direct / streamText  ${byRound(results.direct.ratios)}`)
+  console.log(`Baselines: streamText ${range(results.baseline.ms)}, direct ${range(results.direct.ms)}\n`)
 }
