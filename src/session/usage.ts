@@ -36,15 +36,19 @@ export function getUsage(input: {
   const prompt = tokens.input + tokens.cache.read + tokens.cache.write
   const prices = model.cost.over200K && prompt > LONG_CONTEXT_THRESHOLD ? model.cost.over200K : model.cost
 
-  const cost = new Decimal(0)
-    .add(new Decimal(tokens.input).mul(prices.input))
-    .add(new Decimal(tokens.output).mul(prices.output))
-    .add(new Decimal(tokens.cache.read).mul(prices.cache.read))
-    .add(new Decimal(tokens.cache.write).mul(prices.cache.write))
-    // Catalogs have no separate reasoning price; providers bill reasoning as output.
-    .add(new Decimal(tokens.reasoning).mul(prices.output))
-    .div(PER_MILLION)
-    .toNumber()
+  // Catalogs have no separate reasoning price; providers bill reasoning as output.
+  const terms: [number, number][] = [
+    [tokens.input, prices.input],
+    [tokens.output, prices.output],
+    [tokens.cache.read, prices.cache.read],
+    [tokens.cache.write, prices.cache.write],
+    [tokens.reasoning, prices.output],
+  ]
+  // Decimal arithmetic is exact and slow: only for the terms that cost something.
+  let sum: Decimal | undefined
+  for (const [count, price] of terms)
+    if (count !== 0 && price !== 0) sum = (sum ?? new Decimal(0)).add(new Decimal(count).mul(price))
+  const cost = sum === undefined ? 0 : sum.div(PER_MILLION).toNumber()
 
   return { cost: Number.isFinite(cost) && cost > 0 ? cost : 0, tokens }
 }

@@ -58,23 +58,30 @@ export function toSpecMessage(message: ModelMessage): SpecMessage | undefined {
 }
 
 /**
- * The prompt of one call: the system message, then the messages, with consecutive tool
- * messages merged and every tool call answered, as the AI SDK sends them. The converted
- * messages are not changed: merged messages are copies.
+ * A conversation's prompt so far, without the system message: messages merged and checked as
+ * the AI SDK merges and checks them (consecutive tool messages become one; a tool call must be
+ * answered before the next user message). Extending it with the messages that follow costs
+ * only those; the state it extends is not changed, so an earlier call's prompt stays as sent.
  */
-export function assemblePrompt(system: string | undefined, messages: readonly SpecMessage[]): SpecMessage[] {
-  const prompt: SpecMessage[] = system === undefined ? [] : [{ role: "system", content: system }]
+export type PromptBody = { messages: readonly SpecMessage[]; open: ReadonlySet<string> }
+
+export const EMPTY_BODY: PromptBody = { messages: [], open: new Set() }
+
+export function extendBody(body: PromptBody, added: readonly SpecMessage[]): PromptBody {
+  const messages = body.messages.slice()
+  const open = new Set(body.open)
+  // Merged tool messages are copies; one made by this call may be changed again.
   let merged: Extract<SpecMessage, { role: "tool" }> | undefined
-  for (const message of messages) {
-    const last = prompt.at(-1)
+  for (const message of added) {
+    track(open, message)
+    const last = messages.at(-1)
     if (message.role !== "tool" || last?.role !== "tool") {
-      prompt.push(message)
-      merged = undefined
+      messages.push(message)
       continue
     }
     if (merged !== last) {
       merged = { ...last, content: [...last.content] }
-      prompt[prompt.length - 1] = merged
+      messages[messages.length - 1] = merged
     }
     const lastPart = merged.content.at(-1)
     if (lastPart !== undefined && merged.providerOptions !== undefined)
@@ -85,8 +92,24 @@ export function assemblePrompt(system: string | undefined, messages: readonly Sp
     merged.content.push(...message.content)
     merged.providerOptions = message.providerOptions
   }
-  requireToolResults(prompt)
-  return prompt.filter((message) => message.role !== "tool" || message.content.length > 0)
+  return { messages, open }
+}
+
+/** The prompt of one call: the system message, then the body, every tool call answered. */
+export function assemblePrompt(system: string | undefined, body: PromptBody): SpecMessage[] {
+  if (body.open.size > 0) throw new MissingToolResultsError({ toolCallIds: [...body.open] })
+  const messages = body.messages.filter((message) => message.role !== "tool" || message.content.length > 0)
+  return system === undefined ? messages : [{ role: "system", content: system }, ...messages]
+}
+
+/** Tool calls still unanswered after `message`; a user message with one open fails as in the SDK. */
+function track(open: Set<string>, message: SpecMessage): void {
+  if (message.role === "assistant") {
+    for (const part of message.content)
+      if (part.type === "tool-call" && !part.providerExecuted) open.add(part.toolCallId)
+  } else if (message.role === "tool") {
+    for (const part of message.content) if (part.type === "tool-result") open.delete(part.toolCallId)
+  } else if (open.size > 0) throw new MissingToolResultsError({ toolCallIds: [...open] })
 }
 
 function assistantPart(
@@ -154,19 +177,6 @@ function toolOutput(output: ToolOutput): SpecToolResultOutput | undefined {
   if (output.type !== "content") return output as SpecToolResultOutput
   // Files in a result are left to the SDK, which converts them per spec version.
   return output.value.every((item) => item.type === "text") ? (output as SpecToolResultOutput) : undefined
-}
-
-function requireToolResults(prompt: readonly SpecMessage[]): void {
-  const open = new Set<string>()
-  for (const message of prompt) {
-    if (message.role === "assistant") {
-      for (const part of message.content)
-        if (part.type === "tool-call" && !part.providerExecuted) open.add(part.toolCallId)
-    } else if (message.role === "tool") {
-      for (const part of message.content) if (part.type === "tool-result") open.delete(part.toolCallId)
-    } else if (open.size > 0) break
-  }
-  if (open.size > 0) throw new MissingToolResultsError({ toolCallIds: [...open] })
 }
 
 function options(providerOptions: unknown): { providerOptions?: ProviderOptions } {

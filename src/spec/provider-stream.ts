@@ -1,7 +1,8 @@
 import type { ModelMessage } from "ai"
 import { type ModelStream, streamTextModel } from "../processor/model-stream.js"
 import { createSchemaCache } from "../tool/json-schema.js"
-import { assemblePrompt, toSpecMessage } from "./prompt.js"
+import { startsWith } from "../util/starts-with.js"
+import { assemblePrompt, EMPTY_BODY, extendBody, type PromptBody, toSpecMessage } from "./prompt.js"
 import { stepStream } from "./step-stream.js"
 import { createCallTelemetry, type TelemetrySettings } from "./telemetry.js"
 import { specTools } from "./tools.js"
@@ -22,30 +23,50 @@ export type ProviderStreamOptions = {
  */
 export function createProviderStream(options: ProviderStreamOptions = {}): ModelStream {
   const converted = new WeakMap<ModelMessage, SpecMessage | null>()
+  // Per conversation (keyed by its first message): the messages of its latest call and their
+  // prompt body. A call whose messages start with those extends the body with the rest only.
+  const conversations = new WeakMap<ModelMessage, { sources: readonly ModelMessage[]; body: PromptBody }>()
   const schemaOf = createSchemaCache()
 
-  const specMessages = (messages: readonly ModelMessage[]): SpecMessage[] | undefined => {
-    const result: SpecMessage[] = []
-    for (const message of messages) {
-      let spec = converted.get(message)
-      if (spec === undefined) {
-        spec = toSpecMessage(message) ?? null
-        converted.set(message, spec)
-      }
-      if (spec === null) return undefined
-      result.push(spec)
+  const specMessage = (message: ModelMessage): SpecMessage | null => {
+    let spec = converted.get(message)
+    if (spec === undefined) {
+      spec = toSpecMessage(message) ?? null
+      converted.set(message, spec)
     }
-    return result
+    return spec
+  }
+
+  /** The call's prompt body, or undefined when a message needs the SDK. */
+  const promptBody = (messages: readonly ModelMessage[]): PromptBody | undefined => {
+    const first = messages[0]
+    const known = first === undefined ? undefined : conversations.get(first)
+    const from = known && startsWith(messages, known.sources) ? known.sources.length : 0
+    const added: SpecMessage[] = []
+    for (let index = from; index < messages.length; index++) {
+      const spec = specMessage(messages[index]!)
+      if (spec === null) return undefined
+      added.push(spec)
+    }
+    const body = extendBody(from === 0 ? EMPTY_BODY : known!.body, added)
+    if (first !== undefined) conversations.set(first, { sources: messages.slice(), body })
+    return body
   }
 
   return (call) => {
     const { model, request, tools, abort } = call
     if (!isSpecModel(model)) return streamTextModel(call)
-    const messages = specMessages(request.messages)
-    if (messages === undefined) return streamTextModel(call)
+    let body: PromptBody | undefined
+    try {
+      body = promptBody(request.messages)
+    } catch (error) {
+      // A bad prompt fails the stream, as it would through streamText, not the call of the seam.
+      return deferred(() => Promise.reject(error))
+    }
+    if (body === undefined) return streamTextModel(call)
 
     return deferred(async () => {
-      const prompt = assemblePrompt(request.system, messages)
+      const prompt = assemblePrompt(request.system, body)
       const definitions = await specTools(tools, request, schemaOf)
       const settings = {
         ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),

@@ -240,6 +240,59 @@ describe("createProviderStream: the model call without streamText", () => {
     expect(JSON.stringify(model.calls[1]!.prompt)).toContain("new")
   })
 
+  it("extends a conversation's prompt from its last call, as a fresh conversion would build it", async () => {
+    const stream = createProviderStream()
+    const model = scriptedModel([[say.text("one")], [say.text("two")], [say.text("fresh")]])
+    const abort = new AbortController().signal
+    const first = [...history]
+    await collect(stream({ model, request: { messages: first, system: "S" }, tools: {}, abort }))
+    const sentFirst = structuredClone(model.calls[0]!.prompt)
+    // A tool message right after the last call's tool message is merged into a copy of it.
+    const later: ModelMessage[] = [
+      ...first.slice(0, 4),
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c9",
+            toolName: "echo",
+            output: { type: "text", value: "late" },
+          },
+        ],
+      },
+    ]
+    await collect(stream({ model, request: { messages: first.slice(0, 4), system: "S" }, tools: {}, abort }))
+    await collect(stream({ model, request: { messages: later, system: "S" }, tools: {}, abort }))
+    const fresh = scriptedModel([[say.text("fresh")]])
+    await collect(
+      createProviderStream()({ model: fresh, request: { messages: later, system: "S" }, tools: {}, abort }),
+    )
+    expect(model.calls[2]!.prompt).toEqual(fresh.calls[0]!.prompt)
+    expect(model.calls[2]!.prompt.filter((message) => message.role === "tool")).toHaveLength(1)
+    expect(model.calls[0]!.prompt).toEqual(sentFirst)
+  })
+
+  it("refuses a prompt whose tool call has no result, as streamText does", async () => {
+    const open: ModelMessage[] = [
+      history[0]!,
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "echo", input: {} }] },
+      { role: "user", content: "next" },
+    ]
+    const model = scriptedModel([[say.text("never")]])
+    const call = () =>
+      collect(
+        createProviderStream()({
+          model,
+          request: { messages: open },
+          tools: {},
+          abort: new AbortController().signal,
+        }),
+      )
+    await expect(call()).rejects.toThrow("Tool result is missing for tool call c1.")
+    expect(model.calls).toHaveLength(0)
+  })
+
   it("leaves a prompt with files to streamText, which converts and downloads them per spec version", async () => {
     const model = scriptedModel([[say.text("seen")]])
     const withFile: ModelMessage[] = [
