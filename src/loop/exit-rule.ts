@@ -17,11 +17,23 @@ export function isFinal(last: WithParts, user: WithParts): boolean {
   return info.finish !== undefined && info.finish !== "tool-calls" && info.finish !== "unknown" && !unfinished
 }
 
-/** Tool parts of the assistant messages answering the latest user message, oldest first. */
-export function turnToolParts(history: readonly WithParts[], userID: string): ToolPart[] {
-  return history
-    .filter((message) => message.info.role === "assistant" && message.info.id > userID)
-    .flatMap((message) => message.parts.filter((part): part is ToolPart => part.type === "tool"))
+/**
+ * The latest tool parts of the assistant messages answering the latest user message, oldest
+ * first: at most `limit`, read from the end, so a long turn costs no more per step than a short
+ * one. The doom-loop guard looks at the last few.
+ */
+export function turnToolParts(history: readonly WithParts[], userID: string, limit: number): ToolPart[] {
+  const found: ToolPart[] = []
+  for (let index = history.length - 1; index >= 0 && found.length < limit; index--) {
+    const { info, parts } = history[index]!
+    if (info.id <= userID) break
+    if (info.role !== "assistant") continue
+    for (let at = parts.length - 1; at >= 0 && found.length < limit; at--) {
+      const part = parts[at]!
+      if (part.type === "tool") found.push(part)
+    }
+  }
+  return found.reverse()
 }
 
 /** The newest answer that finished without error since the latest compaction, if any. */

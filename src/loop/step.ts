@@ -5,6 +5,7 @@ import type { User, WithParts } from "../message/info.js"
 import type { Model } from "../provider/provider.js"
 import { callSettings } from "./call-settings.js"
 import type { LoopContext } from "./context.js"
+import { DOOM_LOOP_THRESHOLD } from "./doom-loop.js"
 import { turnToolParts } from "./exit-rule.js"
 import type { CallResult } from "./model-call.js"
 
@@ -41,6 +42,8 @@ export async function step(
     model,
     directory: session.directory,
     request: { ...settings, messages, tools, ruleset },
-    turn: turnToolParts(history, user.id),
+    // Repeats are counted over the last few calls; twice the threshold leaves room for calls
+    // whose IDs a provider reuses, which the guard skips.
+    turn: turnToolParts(history, user.id, DOOM_LOOP_THRESHOLD * 2),
   })
 }
