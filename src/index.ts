@@ -36,5 +36,10 @@ export {
   type Storage,
   type StorageWrite,
 } from "./storage/index.js"
+export {
+  OpenTelemetryNotInstalledError,
+  type TelemetrySettings,
+  type Tracer,
+} from "./telemetry/index.js"
 export { Tool } from "./tool/index.js"
 export { VERSION } from "./version.js"

@@ -24,6 +24,7 @@ import type { Snapshot } from "./snapshot/port.js"
 import { createProviderStream } from "./spec/provider-stream.js"
 import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
+import type { AttributeValue, TelemetrySettings, Tracer } from "./telemetry/index.js"
 import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
 
 type Loop = ReturnType<typeof createLoop>
@@ -80,6 +81,13 @@ export type RuntimeOptions = {
   approvalScope?: ApprovalScope
   /** Called when an event listener throws. Default: console.error. */
   onListenerError?: (error: unknown, event: Event) => void
+  /**
+   * OpenTelemetry spans of every model call and tool call, named and attributed as the AI SDK's
+   * `streamText` makes them (`ai.streamText`, `ai.streamText.doStream`, `ai.toolCall`): the AI
+   * SDK's telemetry settings. Without `tracer`, the global one of `@opentelemetry/api` (an
+   * optional peer dependency). Default: off.
+   */
+  telemetry?: TelemetrySettings
 }
 
 const STORAGE_METHODS = [
@@ -171,6 +179,20 @@ const Options = z.strictObject({
   askTimeoutMs: TimeoutMs.optional(),
   nonInteractive: z.enum(["deny", "allow"]).optional(),
   approvalScope: z.enum(["session", "runtime"]).optional(),
+  telemetry: z
+    .object({
+      isEnabled: z.boolean().optional(),
+      recordInputs: z.boolean().optional(),
+      recordOutputs: z.boolean().optional(),
+      functionId: z.string().optional(),
+      metadata: z.record(z.string(), z.custom<AttributeValue>()).optional(),
+      tracer: z
+        .custom<Tracer>((value) => isFunction((value as Record<string, unknown> | null)?.startSpan), {
+          message: "expected an OpenTelemetry Tracer (startSpan)",
+        })
+        .optional(),
+    })
+    .optional(),
   onListenerError: z
     .custom<RuntimeOptions["onListenerError"]>(isFunction, { message: "expected a function" })
     .optional(),
@@ -248,7 +270,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     status: createStatusRegistry(bus),
     retry: RetryOptions.parse(parsed.retry ?? {}),
     streamIdleTimeoutMs: parsed.streamIdleTimeoutMs,
-    modelStream: createProviderStream(),
+    modelStream: createProviderStream(parsed.telemetry ? { telemetry: parsed.telemetry } : {}),
     asks: stored,
     permissionRules: parsed.permission ?? [],
     instructions: parsed.instructions ?? [],

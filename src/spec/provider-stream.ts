@@ -1,10 +1,15 @@
 import type { ModelMessage } from "ai"
 import { type ModelStream, streamTextModel } from "../processor/model-stream.js"
+import {
+  createCallTelemetry,
+  loadGlobalTracer,
+  type TelemetrySettings,
+  type Tracer,
+} from "../telemetry/index.js"
 import { createSchemaCache } from "../tool/json-schema.js"
 import { startsWith } from "../util/starts-with.js"
 import { assemblePrompt, EMPTY_BODY, extendBody, type PromptBody, toSpecMessage } from "./prompt.js"
 import { stepStream } from "./step-stream.js"
-import { createCallTelemetry, type TelemetrySettings } from "./telemetry.js"
 import { specTools } from "./tools.js"
 import { isSpecModel, type SpecMessage } from "./types.js"
 
@@ -27,6 +32,14 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
   // prompt body. A call whose messages start with those extends the body with the rest only.
   const conversations = new WeakMap<ModelMessage, { sources: readonly ModelMessage[]; body: PromptBody }>()
   const schemaOf = createSchemaCache()
+  // Telemetry on without a tracer means the global OpenTelemetry tracer, loaded once, on first use.
+  let globalTracer: Promise<Tracer> | undefined
+  const telemetrySettings = async (): Promise<TelemetrySettings | undefined> => {
+    const settings = options.telemetry
+    if (settings?.isEnabled !== true || settings.tracer !== undefined) return settings
+    globalTracer ??= loadGlobalTracer()
+    return { ...settings, tracer: await globalTracer }
+  }
 
   const specMessage = (message: ModelMessage): SpecMessage | null => {
     let spec = converted.get(message)
@@ -73,11 +86,12 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
         ...(request.topP === undefined ? {} : { topP: request.topP }),
       }
-      const telemetry = createCallTelemetry(options.telemetry, {
+      const telemetry = createCallTelemetry(await telemetrySettings(), {
         model: { provider: model.provider, modelId: model.modelId },
         settings: { ...settings, maxRetries: 0 },
         ...(request.headers === undefined ? {} : { headers: request.headers }),
         prompt: () => prompt,
+        input: () => ({ system: request.system, messages: request.messages }),
         tools: () => definitions.tools ?? [],
         ...(definitions.toolChoice === undefined ? {} : { toolChoice: definitions.toolChoice }),
       })

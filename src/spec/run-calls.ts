@@ -1,5 +1,5 @@
 import type { ModelMessage, TextStreamPart, ToolSet } from "ai"
-import type { CallTelemetry } from "./telemetry.js"
+import type { CallTelemetry } from "../telemetry/index.js"
 
 export type StepCall = { toolCallId: string; toolName: string; input: unknown; dynamic: boolean }
 

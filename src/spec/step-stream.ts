@@ -1,6 +1,6 @@
 import { type ModelMessage, NoOutputGeneratedError, type TextStreamPart, type ToolSet } from "ai"
+import type { CallTelemetry, TelemetryToolCall } from "../telemetry/index.js"
 import { runCalls, type StepCall } from "./run-calls.js"
-import type { CallTelemetry } from "./telemetry.js"
 import { parseCall } from "./tools.js"
 import type { ProviderMetadata, SpecStreamPart, SpecStreamResult } from "./types.js"
 import { noUsage, toUsage } from "./usage.js"
@@ -49,7 +49,7 @@ export function stepStream(input: {
   const calls: StepCall[] = []
   const providerInputs = new Map<string, unknown>()
   let running = 0
-  const recorded = { text: "", toolCalls: [] as { toolCallId: string; toolName: string; input: unknown }[] }
+  const recorded = { text: "", reasoning: "", toolCalls: [] as TelemetryToolCall[] }
 
   const push = (part: Stream) => {
     queue.push(part)
@@ -136,6 +136,7 @@ export function stepStream(input: {
           text: part.delta,
           providerMetadata: part.providerMetadata,
         } as Stream)
+        if (telemetry.recording) recorded.reasoning += part.delta
         return
       case "text-start":
         output = true
@@ -187,32 +188,36 @@ export function stepStream(input: {
     }
   }
 
+  // Every call the model made, also for the spans, which list them as streamText's do.
+  const pushCall = (call: TelemetryToolCall) => {
+    push({ type: "tool-call", ...call } as Stream)
+    if (telemetry.recording) recorded.toolCalls.push(call)
+  }
+
   const onToolCall = (part: Extract<SpecStreamPart, { type: "tool-call" }>) => {
     const about = { toolCallId: part.toolCallId, toolName: part.toolName }
     const metadata = part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }
     const parsed = parseCall(tools, part)
     if (part.providerExecuted) {
       providerInputs.set(part.toolCallId, parsed.input)
-      push({
-        type: "tool-call",
+      pushCall({
         ...about,
         input: parsed.input,
         providerExecuted: true,
         dynamic: part.dynamic,
         ...metadata,
-      } as Stream)
+      })
       return
     }
     if (!parsed.ok) {
-      push({
-        type: "tool-call",
+      pushCall({
         ...about,
         input: parsed.input,
         dynamic: true,
         invalid: true,
         error: parsed.error,
         ...metadata,
-      } as Stream)
+      })
       push({
         type: "tool-error",
         ...about,
@@ -223,14 +228,12 @@ export function stepStream(input: {
       return
     }
     const dynamic = part.dynamic ?? tools[part.toolName]?.type === "dynamic"
-    push({
-      type: "tool-call",
+    pushCall({
       ...about,
       input: parsed.input,
       ...(dynamic ? { dynamic } : {}),
       ...metadata,
-    } as Stream)
-    if (telemetry.recording) recorded.toolCalls.push({ ...about, input: parsed.input })
+    })
     if (tools[part.toolName]?.execute) calls.push({ ...about, input: parsed.input, dynamic })
   }
 
