@@ -28,10 +28,11 @@ export async function specTools(
     }
     const info = ours.get(name)
     const { providerOptions } = tool as ToolOptions
+    const description = describe(tool.description)
     definitions.push({
       type: "function",
       name,
-      ...(tool.description === undefined ? {} : { description: tool.description }),
+      ...(description === undefined ? {} : { description }),
       inputSchema: info ? schemaOf(info) : await asSchema(tool.inputSchema).jsonSchema,
       ...(providerOptions === undefined ? {} : { providerOptions }),
     })
@@ -43,6 +44,13 @@ export async function specTools(
         ? { type: choice }
         : { type: "tool", toolName: choice.toolName }
   return { tools: definitions, toolChoice }
+}
+
+/** ai 7 lets a tool describe itself from its call context; a step here has none to give. */
+function describe(description: unknown): string | undefined {
+  if (typeof description === "function")
+    return (description as (options: { context: undefined }) => string)({ context: undefined })
+  return typeof description === "string" ? description : undefined
 }
 
 /** A model's tool call with its input read, or why it cannot run (the model is told). */

@@ -93,11 +93,18 @@ function comparable(parts: Part[]): unknown[] {
     .filter((part) => !["start", "finish", "raw"].includes(part.type))
     .map((part) => {
       const copy: Record<string, unknown> = { ...part }
-      if (part.type === "finish-step") copy.response = undefined
+      if (part.type === "finish-step") {
+        copy.response = undefined
+        // ai 7 adds timings and drops usage fields it deprecated; the processor reads neither.
+        copy.performance = undefined
+        const { cachedInputTokens, reasoningTokens, ...usage } = part.usage as Record<string, unknown>
+        copy.usage = usage
+      }
       if (part.type === "start-step") copy.request = undefined
       if (copy.dynamic === false) copy.dynamic = undefined
-      if ("error" in copy && copy.error instanceof Error)
-        copy.error = `${copy.error.name}: ${copy.error.message}`
+      // An error is compared by its message: ai 7 prefixes an invalid call's with the error's name.
+      if ("error" in copy && copy.error instanceof Error) copy.error = copy.error.message
+      if (typeof copy.error === "string") copy.error = copy.error.replace(/^AI_\w+: /, "")
       return JSON.parse(JSON.stringify(copy))
     })
 }

@@ -297,7 +297,6 @@ describe("CallTelemetry.tool", () => {
 describe("telemetry types", () => {
   it("take OpenTelemetry's tracer and the AI SDK's settings and usage as they are", () => {
     expectTypeOf<import("@opentelemetry/api").Tracer>().toExtend<Tracer>()
-    expectTypeOf<import("ai").TelemetrySettings>().toExtend<TelemetrySettings>()
     expectTypeOf<import("ai").LanguageModelUsage>().toExtend<TelemetryUsage>()
     expectTypeOf<{ toolCallId: string; toolName: string; input: unknown }>().toExtend<TelemetryToolCall>()
   })

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module"
 import { jsonSchema, type ModelMessage, simulateReadableStream, streamText, tool } from "ai"
 import { MockLanguageModelV3 } from "ai/test"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -92,6 +93,8 @@ async function throughStreamText(scenario: Scenario) {
     doStream: async () => ({ stream: simulateReadableStream({ chunks: modelParts(scenario) }) }),
   })
   const weather = weatherTool(scenario)
+  // A variable, not a literal: ai 7's options have no `tracer` (its telemetry is integrations).
+  const telemetryOptions = { ...scenario.telemetry, tracer }
   const result = streamText({
     model,
     system,
@@ -100,7 +103,7 @@ async function throughStreamText(scenario: Scenario) {
     ...settings,
     headers,
     maxRetries: 0,
-    experimental_telemetry: { ...scenario.telemetry, tracer },
+    experimental_telemetry: telemetryOptions,
     onError: () => {},
   })
   await result.consumeStream()
@@ -127,7 +130,11 @@ async function throughCallTelemetry(scenario: Scenario, sdk: Awaited<ReturnType<
   telemetry.firstChunk()
   for (const call of step.toolCalls) {
     const run = async () =>
-      weather.execute!(call.input as { city: string }, { toolCallId: call.toolCallId, messages })
+      (weather.execute as (input: unknown, options: object) => Promise<unknown>)(call.input, {
+        toolCallId: call.toolCallId,
+        messages,
+        context: undefined,
+      })
     await telemetry.tool(call, run).catch(() => undefined)
   }
   telemetry.finish({
@@ -185,7 +192,13 @@ const scenarios: [string, Scenario][] = [
   ],
 ]
 
-describe("createCallTelemetry, next to streamText", () => {
+/**
+ * The spans follow ai 6's conventions: ai 7's `streamText` takes no tracer (its telemetry moved
+ * to integrations), so the side-by-side comparison runs where ai 6 is installed (CI's first pass).
+ */
+const AI_MAJOR = Number(createRequire(import.meta.url)("ai/package.json").version.split(".")[0])
+
+describe.runIf(AI_MAJOR === 6)("createCallTelemetry, next to ai 6's streamText", () => {
   it.each(scenarios)("makes the spans streamText makes for %s", async (_name, scenario) => {
     const sdk = await throughStreamText(scenario)
     const ours = await throughCallTelemetry(scenario, sdk)
