@@ -1,9 +1,8 @@
-import { type ModelMessage, NoOutputGeneratedError, type TextStreamPart, type ToolSet } from "ai"
-import type { CallTelemetry, TelemetryToolCall } from "../telemetry/index.js"
-import { runCalls, type StepCall } from "./run-calls.js"
-import { parseCall } from "./tools.js"
-import type { ProviderMetadata, SpecStreamPart, SpecStreamResult } from "./types.js"
-import { noUsage, toUsage } from "./usage.js"
+import type { ModelMessage, TextStreamPart, ToolSet } from "ai"
+import type { CallTelemetry } from "../telemetry/index.js"
+import { runCalls } from "./run-calls.js"
+import { createStepParts } from "./step-parts.js"
+import type { SpecStreamResult } from "./types.js"
 
 type Stream = TextStreamPart<ToolSet>
 type Waiter = {
@@ -13,10 +12,9 @@ type Waiter = {
 
 /**
  * One step's spec stream as the AI SDK's stream parts, the way `streamText` emits them for a
- * single step: a `start-step` first; text and reasoning with their IDs kept unique; tool calls
- * parsed, and ours run once the model finished with `stop` or `tool-calls`, their results
- * following as they settle; then `finish-step` with the usage. One promise per part read, no
- * web-stream stages of our own.
+ * single step (the mapping is step-parts.ts): the model's parts as they come, then our tool
+ * calls run side by side once the model is done, their results as they settle, then
+ * `finish-step`. One promise per part read, no web-stream stages of our own.
  */
 export function stepStream(input: {
   result: SpecStreamResult
@@ -37,23 +35,15 @@ export function stepStream(input: {
   let ended = false
   let failure: { error: unknown } | undefined
 
-  let started = false
-  let warnings: unknown[] = []
-  let terminal = false
-  let output = false
-  let finish: Extract<SpecStreamPart, { type: "finish" }> | undefined
-  let errored = false
-  const response = { id: "", timestamp: new Date(), modelId: input.modelId }
-  const textIDs = idReserver()
-  const reasoningIDs = idReserver()
-  const calls: StepCall[] = []
-  const providerInputs = new Map<string, unknown>()
   let running = 0
-  const recorded = { text: "", reasoning: "", toolCalls: [] as TelemetryToolCall[] }
+  const parts = createStepParts({
+    result,
+    tools,
+    modelId: input.modelId,
+    telemetry,
+    push: (part) => queue.push(part),
+  })
 
-  const push = (part: Stream) => {
-    queue.push(part)
-  }
   const take = (): Stream => {
     const part = queue[head]!
     queue[head++] = undefined as unknown as Stream
@@ -86,7 +76,7 @@ export function stepStream(input: {
       (chunk) => {
         reading = false
         if (chunk.done) modelFinished()
-        else onPart(chunk.value)
+        else parts.onPart(chunk.value)
         deliver()
       },
       (error: unknown) => {
@@ -105,161 +95,13 @@ export function stepStream(input: {
     telemetry.fail(error)
   }
 
-  const onPart = (part: SpecStreamPart) => {
-    if (part.type === "stream-start") {
-      warnings = part.warnings
-      return
-    }
-    if (!started) {
-      started = true
-      telemetry.firstChunk()
-      push({ type: "start-step", request: result.request ?? {}, warnings } as Stream)
-    }
-    switch (part.type) {
-      case "text-delta":
-        output = true
-        if (part.delta.length > 0 || part.providerMetadata != null) {
-          push({
-            type: "text-delta",
-            id: textIDs.current(part.id),
-            text: part.delta,
-            providerMetadata: part.providerMetadata,
-          } as Stream)
-          if (telemetry.recording) recorded.text += part.delta
-        }
-        return
-      case "reasoning-delta":
-        output = true
-        push({
-          type: "reasoning-delta",
-          id: reasoningIDs.current(part.id),
-          text: part.delta,
-          providerMetadata: part.providerMetadata,
-        } as Stream)
-        if (telemetry.recording) recorded.reasoning += part.delta
-        return
-      case "text-start":
-        output = true
-        push({ ...part, id: textIDs.reserve(part.id) } as Stream)
-        return
-      case "text-end":
-        push({ ...part, id: textIDs.release(part.id) } as Stream)
-        return
-      case "reasoning-start":
-        output = true
-        push({ ...part, id: reasoningIDs.reserve(part.id) } as Stream)
-        return
-      case "reasoning-end":
-        push({ ...part, id: reasoningIDs.release(part.id) } as Stream)
-        return
-      case "tool-input-start":
-        output = true
-        push({ ...part, dynamic: part.dynamic ?? tools[part.toolName]?.type === "dynamic" } as Stream)
-        return
-      case "tool-input-delta":
-      case "tool-input-end":
-        push(part as Stream)
-        return
-      case "tool-call":
-        output = true
-        onToolCall(part)
-        return
-      case "tool-result":
-        output = true
-        onProviderResult(part)
-        return
-      case "response-metadata":
-        if (part.id !== undefined) response.id = part.id
-        if (part.timestamp !== undefined) response.timestamp = part.timestamp
-        if (part.modelId !== undefined) response.modelId = part.modelId
-        return
-      case "finish":
-        terminal = true
-        finish = part
-        return
-      case "error":
-        terminal = true
-        errored = true
-        push({ type: "error", error: part.error })
-        return
-      default:
-        // Files, sources, raw chunks and whatever a newer spec adds: nothing to store.
-        return
-    }
-  }
-
-  // Every call the model made, also for the spans, which list them as streamText's do.
-  const pushCall = (call: TelemetryToolCall) => {
-    push({ type: "tool-call", ...call } as Stream)
-    if (telemetry.recording) recorded.toolCalls.push(call)
-  }
-
-  const onToolCall = (part: Extract<SpecStreamPart, { type: "tool-call" }>) => {
-    const about = { toolCallId: part.toolCallId, toolName: part.toolName }
-    const metadata = part.providerMetadata === undefined ? {} : { providerMetadata: part.providerMetadata }
-    const parsed = parseCall(tools, part)
-    if (part.providerExecuted) {
-      providerInputs.set(part.toolCallId, parsed.input)
-      pushCall({
-        ...about,
-        input: parsed.input,
-        providerExecuted: true,
-        dynamic: part.dynamic,
-        ...metadata,
-      })
-      return
-    }
-    if (!parsed.ok) {
-      pushCall({
-        ...about,
-        input: parsed.input,
-        dynamic: true,
-        invalid: true,
-        error: parsed.error,
-        ...metadata,
-      })
-      push({
-        type: "tool-error",
-        ...about,
-        input: parsed.input,
-        error: parsed.error.message,
-        dynamic: true,
-      } as Stream)
-      return
-    }
-    const dynamic = part.dynamic ?? tools[part.toolName]?.type === "dynamic"
-    pushCall({
-      ...about,
-      input: parsed.input,
-      ...(dynamic ? { dynamic } : {}),
-      ...metadata,
-    })
-    if (tools[part.toolName]?.execute) calls.push({ ...about, input: parsed.input, dynamic })
-  }
-
-  const onProviderResult = (part: Extract<SpecStreamPart, { type: "tool-result" }>) => {
-    const about = {
-      toolCallId: part.toolCallId,
-      toolName: part.toolName,
-      input: providerInputs.get(part.toolCallId),
-      providerExecuted: true,
-      ...(part.dynamic === undefined ? {} : { dynamic: part.dynamic }),
-    }
-    push(
-      (part.isError
-        ? { type: "tool-error", ...about, error: part.result }
-        : { type: "tool-result", ...about, output: part.result }) as Stream,
-    )
-  }
-
   const modelFinished = () => {
     modelDone = true
-    const reason = finish?.finishReason.unified
-    const toRun = reason === "stop" || reason === "tool-calls" ? calls.splice(0) : []
+    const toRun = parts.callsToRun()
     if (toRun.length === 0) return endStep()
     running = toRun.length
     runCalls(toRun, { tools, abort, messages: input.messages, telemetry }, (part) => {
-      push(part)
+      queue.push(part)
       if (--running === 0) endStep()
       deliver()
     })
@@ -267,28 +109,10 @@ export function stepStream(input: {
 
   const endStep = () => {
     if (ended) return
-    if (!terminal && !output) {
-      fail(
-        new NoOutputGeneratedError({
-          message: "No output generated. The model stream ended without a finish chunk.",
-        }),
-      )
-      return
-    }
-    const usage = finish ? toUsage(finish.usage) : noUsage()
-    const finishReason = finish && !errored ? finish.finishReason.unified : errored ? "error" : "other"
-    const providerMetadata: ProviderMetadata | undefined = finish?.providerMetadata
-    if (!response.id) response.id = crypto.randomUUID()
-    push({
-      type: "finish-step",
-      response: { ...response, headers: result.response?.headers },
-      usage,
-      finishReason,
-      rawFinishReason: finish?.finishReason.raw,
-      providerMetadata,
-    } as Stream)
+    const finished = parts.finishStep()
+    if (finished instanceof Error) return fail(finished)
+    queue.push(finished)
     ended = true
-    telemetry.finish({ finishReason, usage, response, ...recorded, providerMetadata })
     telemetry.end()
   }
 
@@ -318,28 +142,4 @@ export function stepStream(input: {
     [Symbol.asyncIterator]: () => iterator,
   }
   return iterator
-}
-
-/**
- * Part IDs unique within the step, as `streamText` keeps them: a provider that reuses an ID for
- * a later block gets a fresh one for it, so the two blocks stay two parts.
- */
-function idReserver() {
-  const used = new Set<string>()
-  const active = new Map<string, string>()
-  return {
-    reserve(id: string): string {
-      let unique = id
-      for (let suffix = 1; used.has(unique); suffix++) unique = `${id}-${suffix}`
-      used.add(unique)
-      active.set(id, unique)
-      return unique
-    },
-    current: (id: string): string => active.get(id) ?? id,
-    release(id: string): string {
-      const unique = active.get(id) ?? id
-      active.delete(id)
-      return unique
-    },
-  }
 }
