@@ -132,17 +132,8 @@ function assistantPart(
         ...(part.providerExecuted === undefined ? {} : { providerExecuted: part.providerExecuted }),
         ...providerOptions,
       }
-    case "tool-result": {
-      const output = toolOutput(part.output)
-      if (output === undefined) return undefined
-      return {
-        type: "tool-result",
-        toolCallId: part.toolCallId,
-        toolName: part.toolName,
-        output,
-        ...providerOptions,
-      }
-    }
+    case "tool-result":
+      return toolResult(part)
     default:
       // Approval requests are not sent back; files are left to the SDK.
       return (part as { type: string }).type === "tool-approval-request" ? null : undefined
@@ -150,17 +141,7 @@ function assistantPart(
 }
 
 function toolPart(part: ToolContent): SpecToolResultPart | SpecApprovalResponsePart | null | undefined {
-  if (part.type === "tool-result") {
-    const output = toolOutput(part.output)
-    if (output === undefined) return undefined
-    return {
-      type: "tool-result",
-      toolCallId: part.toolCallId,
-      toolName: part.toolName,
-      output,
-      ...options(part.providerOptions),
-    }
-  }
+  if (part.type === "tool-result") return toolResult(part)
   const response = part as { type: string; approvalId?: string; approved?: boolean; reason?: string }
   if (response.type !== "tool-approval-response") return undefined
   // Only a provider-executed tool's approval goes to the provider; ours were decided here.
@@ -171,6 +152,20 @@ function toolPart(part: ToolContent): SpecToolResultPart | SpecApprovalResponseP
     approved: response.approved === true,
     ...(response.reason === undefined ? {} : { reason: response.reason }),
   }
+}
+
+/** A tool result, in an assistant message (provider-executed) or a tool message. */
+function toolResult(part: Extract<AssistantContent | ToolContent, { type: "tool-result" }>) {
+  const output = toolOutput(part.output)
+  if (output === undefined) return undefined
+  const result: SpecToolResultPart = {
+    type: "tool-result",
+    toolCallId: part.toolCallId,
+    toolName: part.toolName,
+    output,
+    ...options(part.providerOptions),
+  }
+  return result
 }
 
 function toolOutput(output: ToolOutput): SpecToolResultOutput | undefined {
