@@ -45,8 +45,9 @@ export function createModelCall(deps: LoopDeps) {
     let retried: Assistant["error"]
     for (let attempt = 0; ; attempt++) {
       const assistant = await newAssistant(input)
-      await deps.session.updateMessage(assistant)
-      if (retried?.name === "APIError")
+      // Otherwise the processor writes the message with its first part.
+      if (retried?.name === "APIError") {
+        await deps.session.updateMessage(assistant)
         await deps.session.updatePart({
           id: deps.session.newPartID(assistant.id),
           sessionID,
@@ -56,6 +57,7 @@ export function createModelCall(deps: LoopDeps) {
           error: retried,
           time: { created: Date.now() },
         })
+      }
       const processor = createProcessor({
         runtime: { session: deps.session, permission: deps.permission },
         assistantMessage: assistant,

@@ -12,14 +12,17 @@ import type { ModelStream } from "./model-stream.js"
 export type ProcessorRuntime = {
   session: Pick<
     SessionService,
-    "updateMessage" | "updatePart" | "updatePartDelta" | "newPartID" | "recordUsage"
+    "updateMessage" | "saveMessage" | "updatePart" | "updatePartDelta" | "newPartID" | "recordUsage"
   >
   permission: Pick<PermissionService, "ask">
 }
 
 export type CreateInput = {
   runtime: ProcessorRuntime
-  /** The assistant message this turn fills; already stored. */
+  /**
+   * The assistant message this turn fills. It need not be stored yet: the processor writes it
+   * with the turn's first part (a stored one is simply written again), and at the end.
+   */
   assistantMessage: Assistant
   model: { language: LanguageModel; info: ModelInfo }
   abort: AbortSignal

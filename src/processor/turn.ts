@@ -24,6 +24,7 @@ export function createTurn(input: CreateInput) {
   const queue = createWriteQueue()
   const checkpointMs = input.checkpointMs ?? DEFAULT_CHECKPOINT_MS
   const checkpointed = new Map<string, number>()
+  let messageWritten = false
   const turn = {
     runtime: runtime as ProcessorRuntime,
     model: input.model as { info: ModelInfo },
@@ -47,10 +48,17 @@ export function createTurn(input: CreateInput) {
     settled: undefined as { message: string; writes: number } | undefined,
     writePart: (part: Part) => {
       turn.writes++
+      // The message goes with the first part: one write, and no message without its step.
+      if (!messageWritten) {
+        messageWritten = true
+        const first = { info: structuredClone(message), parts: [structuredClone(part)] }
+        return queue.run(() => runtime.session.saveMessage(first))
+      }
       return queue.run(() => runtime.session.updatePart(structuredClone(part)))
     },
     writeMessage: () => {
       turn.writes++
+      messageWritten = true
       return queue.run(() => runtime.session.updateMessage(structuredClone(message)))
     },
     newPart: () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID }),

@@ -120,12 +120,12 @@ export function createSessionService(deps: SessionDeps) {
     }
     if (!message && parts.length === 0) return save(info)
     await storage.write([
-      ...parts.map((part) => ({ type: "part.put" as const, part })),
       ...(message ? [{ type: "message.put" as const, info: message }] : []),
+      ...parts.map((part) => ({ type: "part.put" as const, part })),
       { type: "session.put", info },
     ])
-    for (const part of parts) bus.publish("message.part.updated", { sessionID: part.sessionID, part })
     if (message) bus.publish("message.updated", { sessionID: message.sessionID, info: message })
+    for (const part of parts) bus.publish("message.part.updated", { sessionID: part.sessionID, part })
     bus.publish("session.updated", { sessionID: info.id, info })
     return info
   }
