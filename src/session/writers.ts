@@ -37,12 +37,18 @@ export function createMessageWriters(deps: SessionDeps) {
 
     /** Writes a message with its parts in one atomic write, then publishes each. */
     async saveMessage(message: WithParts): Promise<WithParts> {
-      parseInput("session.saveMessage input", SaveMessageInput, { message })
       deps.assertOpen()
-      await storage.write([
-        { type: "message.put", info: message.info },
-        ...message.parts.map((part) => ({ type: "part.put" as const, part })),
-      ])
+      try {
+        await storage.write([
+          { type: "message.put", info: message.info },
+          ...message.parts.map((part) => ({ type: "part.put" as const, part })),
+        ])
+      } catch (error) {
+        // Storage checks every row against the same schemas and writes nothing when one fails;
+        // the input is checked only then, to name a malformed field as the caller wrote it.
+        parseInput("session.saveMessage input", SaveMessageInput, { message })
+        throw error
+      }
       bus.publish("message.updated", { sessionID: message.info.sessionID, info: message.info })
       for (const part of message.parts)
         bus.publish("message.part.updated", { sessionID: part.sessionID, part })
