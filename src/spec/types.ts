@@ -10,8 +10,8 @@ export type ProviderOptions = Record<string, Record<string, unknown>>
 export type ProviderMetadata = Record<string, Record<string, unknown>>
 
 export type SpecTextPart = { type: "text"; text: string; providerOptions?: ProviderOptions }
-export type SpecReasoningPart = { type: "reasoning"; text: string; providerOptions?: ProviderOptions }
-export type SpecToolCallPart = {
+type SpecReasoningPart = { type: "reasoning"; text: string; providerOptions?: ProviderOptions }
+type SpecToolCallPart = {
   type: "tool-call"
   toolCallId: string
   toolName: string
@@ -60,7 +60,7 @@ export type SpecTool =
 
 export type SpecToolChoice = { type: "auto" | "none" | "required" } | { type: "tool"; toolName: string }
 
-export type SpecCallOptions = {
+type SpecCallOptions = {
   prompt: SpecMessage[]
   maxOutputTokens?: number
   temperature?: number
@@ -133,7 +133,7 @@ export type SpecStreamResult = {
 }
 
 /** A provider's language model of a spec version this package calls directly. */
-export type SpecModel = {
+type SpecModel = {
   readonly specificationVersion: "v3" | "v4"
   readonly provider: string
   readonly modelId: string
