@@ -2,10 +2,12 @@ import { MissingToolResultsError, type ModelMessage } from "ai"
 import type {
   ProviderOptions,
   SpecApprovalResponsePart,
+  SpecFilePart,
   SpecMessage,
   SpecTextPart,
   SpecToolResultOutput,
   SpecToolResultPart,
+  SpecVersion,
 } from "./types.js"
 
 type ContentPart<M> = M extends { content: infer C } ? (C extends readonly (infer P)[] ? P : never) : never
@@ -15,10 +17,12 @@ type ToolOutput = Extract<AssistantContent, { type: "tool-result" }>["output"]
 
 /**
  * One model message as the provider spec's message, the way the AI SDK's own conversion makes
- * it; undefined when the message holds files, whose data, media types and downloads differ by
- * spec version and are left to `streamText`. Pure, so a caller may keep the result.
+ * it; undefined when only the SDK can convert it. Files are the difference between spec
+ * versions (data, media-type detection, downloads): for v3 a file given as a data URL and a
+ * tool result's inline file data convert here; every other file is left to `streamText`. Pure,
+ * so a caller may keep the result.
  */
-export function toSpecMessage(message: ModelMessage): SpecMessage | undefined {
+export function toSpecMessage(message: ModelMessage, version: SpecVersion): SpecMessage | undefined {
   const providerOptions = options(message.providerOptions)
   switch (message.role) {
     case "system":
@@ -26,8 +30,14 @@ export function toSpecMessage(message: ModelMessage): SpecMessage | undefined {
     case "user": {
       if (typeof message.content === "string")
         return { role: "user", content: [{ type: "text", text: message.content }], ...providerOptions }
-      const content: SpecTextPart[] = []
+      const content: (SpecTextPart | SpecFilePart)[] = []
       for (const part of message.content) {
+        if (part.type === "file" && version === "v3") {
+          const file = dataUrlFile(part)
+          if (file === undefined) return undefined
+          content.push(file)
+          continue
+        }
         if (part.type !== "text") return undefined
         if (part.text !== "")
           content.push({ type: "text", text: part.text, ...options(part.providerOptions) })
@@ -39,7 +49,7 @@ export function toSpecMessage(message: ModelMessage): SpecMessage | undefined {
         return { role: "assistant", content: [{ type: "text", text: message.content }], ...providerOptions }
       const content: Extract<SpecMessage, { role: "assistant" }>["content"] = []
       for (const part of message.content) {
-        const converted = assistantPart(part)
+        const converted = assistantPart(part, version)
         if (converted === undefined) return undefined
         if (converted !== null) content.push(converted)
       }
@@ -48,7 +58,7 @@ export function toSpecMessage(message: ModelMessage): SpecMessage | undefined {
     case "tool": {
       const content: (SpecToolResultPart | SpecApprovalResponsePart)[] = []
       for (const part of message.content) {
-        const converted = toolPart(part)
+        const converted = toolPart(part, version)
         if (converted === undefined) return undefined
         if (converted !== null) content.push(converted)
       }
@@ -114,6 +124,7 @@ function track(open: Set<string>, message: SpecMessage): void {
 
 function assistantPart(
   part: AssistantContent,
+  version: SpecVersion,
 ): Extract<SpecMessage, { role: "assistant" }>["content"][number] | null | undefined {
   const providerOptions = options((part as { providerOptions?: unknown }).providerOptions)
   switch (part.type) {
@@ -133,15 +144,18 @@ function assistantPart(
         ...providerOptions,
       }
     case "tool-result":
-      return toolResult(part)
+      return toolResult(part, version)
     default:
       // Approval requests are not sent back; files are left to the SDK.
       return (part as { type: string }).type === "tool-approval-request" ? null : undefined
   }
 }
 
-function toolPart(part: ToolContent): SpecToolResultPart | SpecApprovalResponsePart | null | undefined {
-  if (part.type === "tool-result") return toolResult(part)
+function toolPart(
+  part: ToolContent,
+  version: SpecVersion,
+): SpecToolResultPart | SpecApprovalResponsePart | null | undefined {
+  if (part.type === "tool-result") return toolResult(part, version)
   const response = part as { type: string; approvalId?: string; approved?: boolean; reason?: string }
   if (response.type !== "tool-approval-response") return undefined
   // Only a provider-executed tool's approval goes to the provider; ours were decided here.
@@ -155,8 +169,11 @@ function toolPart(part: ToolContent): SpecToolResultPart | SpecApprovalResponseP
 }
 
 /** A tool result, in an assistant message (provider-executed) or a tool message. */
-function toolResult(part: Extract<AssistantContent | ToolContent, { type: "tool-result" }>) {
-  const output = toolOutput(part.output)
+function toolResult(
+  part: Extract<AssistantContent | ToolContent, { type: "tool-result" }>,
+  version: SpecVersion,
+) {
+  const output = toolOutput(part.output, version)
   if (output === undefined) return undefined
   const result: SpecToolResultPart = {
     type: "tool-result",
@@ -168,10 +185,36 @@ function toolResult(part: Extract<AssistantContent | ToolContent, { type: "tool-
   return result
 }
 
-function toolOutput(output: ToolOutput): SpecToolResultOutput | undefined {
+function toolOutput(output: ToolOutput, version: SpecVersion): SpecToolResultOutput | undefined {
   if (output.type !== "content") return output as SpecToolResultOutput
-  // Files in a result are left to the SDK, which converts them per spec version.
-  return output.value.every((item) => item.type === "text") ? (output as SpecToolResultOutput) : undefined
+  // v3 takes a result's content as the SDK leaves it, once nothing in it is to be downloaded;
+  // v4 changed the shape of files in results, which the SDK converts.
+  const direct = output.value.every((item) =>
+    version === "v3" ? item.type !== "image-url" && item.type !== "file-url" : item.type === "text",
+  )
+  return direct ? (output as SpecToolResultOutput) : undefined
+}
+
+type FileContent = Extract<ContentPart<Extract<ModelMessage, { role: "user" }>>, { type: "file" }>
+
+/**
+ * A v3 file part from a data URL, as `convertToLanguageModelV3DataContent` reads it: the URL's
+ * media type wins, the payload after the comma is the data. Undefined for anything else (a URL
+ * to fetch, raw bytes) and for a data URL the SDK would refuse: it says why.
+ */
+function dataUrlFile(part: FileContent): SpecFilePart | undefined {
+  if (typeof part.data !== "string" || !part.data.startsWith("data:") || !URL.canParse(part.data))
+    return undefined
+  const [header, base64Content] = new URL(part.data).toString().split(",")
+  const mediaType = header?.split(";")[0]?.split(":")[1]
+  if (mediaType === undefined || base64Content === undefined) return undefined
+  return {
+    type: "file",
+    mediaType,
+    ...(part.filename === undefined ? {} : { filename: part.filename }),
+    data: base64Content,
+    ...options(part.providerOptions),
+  }
 }
 
 function options(providerOptions: unknown): { providerOptions?: ProviderOptions } {

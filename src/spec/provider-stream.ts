@@ -11,7 +11,7 @@ import { startsWith } from "../util/starts-with.js"
 import { assemblePrompt, EMPTY_BODY, extendBody, type PromptBody, toSpecMessage } from "./prompt.js"
 import { stepStream } from "./step-stream.js"
 import { specTools } from "./tools.js"
-import { isSpecModel, type SpecMessage } from "./types.js"
+import { isSpecModel, type SpecMessage, type SpecVersion } from "./types.js"
 
 export type ProviderStreamOptions = {
   /** OpenTelemetry spans of each call, named and attributed as the AI SDK's `streamText` makes them. */
@@ -22,15 +22,18 @@ export type ProviderStreamOptions = {
  * The model call straight through the provider's spec (`doStream`), with no `streamText` in
  * between: messages are converted once and kept, so a step converts only what is new; tool
  * schemas are converted once per tool; the parts come out as `streamText` would emit them.
- * A call that needs what only the SDK does (a model given by ID or of an older spec, files in the
- * prompt) goes through `streamText`. Keep one per runtime or custom loop: its caches are what
+ * A call that needs what only the SDK does (a model given by ID or of an older spec, a file to
+ * download, any file for a v4 model) goes through `streamText`. Keep one per runtime or custom loop: its caches are what
  * make later steps cheap.
  */
 export function createProviderStream(options: ProviderStreamOptions = {}): ModelStream {
-  const converted = new WeakMap<ModelMessage, SpecMessage | null>()
-  // Per conversation (keyed by its first message): the messages of its latest call and their
-  // prompt body. A call whose messages start with those extends the body with the rest only.
-  const conversations = new WeakMap<ModelMessage, { sources: readonly ModelMessage[]; body: PromptBody }>()
+  // Per spec version, since their files differ: each message converted once, and per
+  // conversation (keyed by its first message) the messages of its latest call and their prompt
+  // body; a call whose messages start with those extends the body with the rest only.
+  const versions = {
+    v3: createConversions(),
+    v4: createConversions(),
+  }
   const schemaOf = createSchemaCache()
   // Telemetry on without a tracer means the global OpenTelemetry tracer, loaded once, on first use.
   let globalTracer: Promise<Tracer> | undefined
@@ -41,37 +44,12 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
     return { ...settings, tracer: await globalTracer }
   }
 
-  const specMessage = (message: ModelMessage): SpecMessage | null => {
-    let spec = converted.get(message)
-    if (spec === undefined) {
-      spec = toSpecMessage(message) ?? null
-      converted.set(message, spec)
-    }
-    return spec
-  }
-
-  /** The call's prompt body, or undefined when a message needs the SDK. */
-  const promptBody = (messages: readonly ModelMessage[]): PromptBody | undefined => {
-    const first = messages[0]
-    const known = first === undefined ? undefined : conversations.get(first)
-    const from = known && startsWith(messages, known.sources) ? known.sources.length : 0
-    const added: SpecMessage[] = []
-    for (let index = from; index < messages.length; index++) {
-      const spec = specMessage(messages[index]!)
-      if (spec === null) return undefined
-      added.push(spec)
-    }
-    const body = extendBody(from === 0 ? EMPTY_BODY : known!.body, added)
-    if (first !== undefined) conversations.set(first, { sources: messages.slice(), body })
-    return body
-  }
-
   return (call) => {
     const { model, request, tools, abort } = call
     if (!isSpecModel(model)) return streamTextModel(call)
     let body: PromptBody | undefined
     try {
-      body = promptBody(request.messages)
+      body = promptBody(versions[model.specificationVersion], model.specificationVersion, request.messages)
     } catch (error) {
       // A bad prompt fails the stream, as it would through streamText, not the call of the seam.
       return deferred(() => Promise.reject(error))
@@ -119,6 +97,40 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
       }
     })
   }
+}
+
+type Conversions = ReturnType<typeof createConversions>
+
+function createConversions() {
+  return {
+    messages: new WeakMap<ModelMessage, SpecMessage | null>(),
+    conversations: new WeakMap<ModelMessage, { sources: readonly ModelMessage[]; body: PromptBody }>(),
+  }
+}
+
+/** The call's prompt body, or undefined when a message needs the SDK. */
+function promptBody(
+  conversions: Conversions,
+  version: SpecVersion,
+  messages: readonly ModelMessage[],
+): PromptBody | undefined {
+  const first = messages[0]
+  const known = first === undefined ? undefined : conversions.conversations.get(first)
+  const from = known && startsWith(messages, known.sources) ? known.sources.length : 0
+  const added: SpecMessage[] = []
+  for (let index = from; index < messages.length; index++) {
+    const message = messages[index]!
+    let spec = conversions.messages.get(message)
+    if (spec === undefined) {
+      spec = toSpecMessage(message, version) ?? null
+      conversions.messages.set(message, spec)
+    }
+    if (spec === null) return undefined
+    added.push(spec)
+  }
+  const body = extendBody(from === 0 ? EMPTY_BODY : known!.body, added)
+  if (first !== undefined) conversions.conversations.set(first, { sources: messages.slice(), body })
+  return body
 }
 
 /** An iterator whose source is made on the first read: the provider call is async, the seam is not. */

@@ -9,7 +9,17 @@
 export type ProviderOptions = Record<string, Record<string, unknown>>
 export type ProviderMetadata = Record<string, Record<string, unknown>>
 
+export type SpecVersion = "v3" | "v4"
+
 export type SpecTextPart = { type: "text"; text: string; providerOptions?: ProviderOptions }
+/** A v3 file part with its data inline (base64); v4 wraps data differently. */
+export type SpecFilePart = {
+  type: "file"
+  mediaType: string
+  filename?: string
+  data: string
+  providerOptions?: ProviderOptions
+}
 type SpecReasoningPart = { type: "reasoning"; text: string; providerOptions?: ProviderOptions }
 type SpecToolCallPart = {
   type: "tool-call"
@@ -23,7 +33,7 @@ export type SpecToolResultOutput =
   | { type: "text" | "error-text"; value: string; providerOptions?: ProviderOptions }
   | { type: "json" | "error-json"; value: unknown; providerOptions?: ProviderOptions }
   | { type: "execution-denied"; reason?: string; providerOptions?: ProviderOptions }
-  | { type: "content"; value: { type: "text"; text: string; providerOptions?: ProviderOptions }[] }
+  | { type: "content"; value: ({ type: string } & Record<string, unknown>)[] }
 export type SpecToolResultPart = {
   type: "tool-result"
   toolCallId: string
@@ -40,7 +50,7 @@ export type SpecApprovalResponsePart = {
 
 export type SpecMessage = (
   | { role: "system"; content: string }
-  | { role: "user"; content: SpecTextPart[] }
+  | { role: "user"; content: (SpecTextPart | SpecFilePart)[] }
   | {
       role: "assistant"
       content: (SpecTextPart | SpecReasoningPart | SpecToolCallPart | SpecToolResultPart)[]
@@ -134,7 +144,7 @@ export type SpecStreamResult = {
 
 /** A provider's language model of a spec version this package calls directly. */
 type SpecModel = {
-  readonly specificationVersion: "v3" | "v4"
+  readonly specificationVersion: SpecVersion
   readonly provider: string
   readonly modelId: string
   readonly supportedUrls: unknown

@@ -1,4 +1,5 @@
 import type { LanguageModel, ModelMessage, TextStreamPart, ToolSet } from "ai"
+import { MockLanguageModelV3 } from "ai/test"
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { streamTextModel } from "../../src/processor/model-stream.js"
@@ -300,31 +301,73 @@ describe("createProviderStream: the model call without streamText", () => {
     expect(model.calls).toHaveLength(0)
   })
 
-  it("leaves a prompt with files to streamText, which converts and downloads them per spec version", async () => {
-    const model = scriptedModel([[say.text("seen")]])
-    const withFile: ModelMessage[] = [
+  it("sends a data-URL file and a result's file data as streamText does; v3 models go direct", async () => {
+    const withFiles: ModelMessage[] = [
       {
         role: "user",
         content: [
           { type: "text", text: "look" },
-          { type: "file", data: "data:image/png;base64,iVBORw0KGgo=", mediaType: "image/png" },
+          {
+            type: "file",
+            data: "data:image/png;base64,iVBORw0KGgo=",
+            mediaType: "image/png",
+            filename: "a.png",
+          },
         ],
+      },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "s1", toolName: "echo", input: {} }] },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "s1",
+            toolName: "echo",
+            output: {
+              type: "content",
+              value: [
+                { type: "text", text: "shot" },
+                { type: "file-data", data: "iVBORw0KGgo=", mediaType: "image/png" },
+              ],
+            },
+          },
+        ],
+      },
+    ]
+    const viaSDK = scriptedModel([[say.text("seen")]])
+    const direct = scriptedModel([[say.text("seen")]])
+    const abort = new AbortController().signal
+    await collect(streamTextModel({ model: viaSDK, request: { messages: withFiles }, tools: {}, abort }))
+    const parts = await collect(
+      createProviderStream()({ model: direct, request: { messages: withFiles }, tools: {}, abort }),
+    )
+    expect(direct.calls[0]!.prompt).toEqual(viaSDK.calls[0]!.prompt)
+    // streamText's own parts (start, finish) show which path ran: the SDK's only for v4 (ai 7).
+    expect(parts.some((part) => part.type === "finish")).toBe(direct.specificationVersion !== "v3")
+  })
+
+  it("leaves a file given by URL to streamText", async () => {
+    // The model takes image URLs, so the SDK passes the link on and fetches nothing.
+    const model = new MockLanguageModelV3({
+      supportedUrls: { "image/*": [/^https:\/\//] },
+      doStream: async () => ({ stream: new ReadableStream({ start: (controller) => controller.close() }) }),
+    })
+    const withLink: ModelMessage[] = [
+      {
+        role: "user",
+        content: [{ type: "file", data: "https://example.com/a.png", mediaType: "image/png" }],
       },
     ]
     const parts = await collect(
       createProviderStream()({
         model,
-        request: { messages: withFile },
+        request: { messages: withLink },
         tools: {},
         abort: new AbortController().signal,
       }),
     )
-    // streamText's own parts (start, finish) show which path ran.
-    expect(parts.map((part) => part.type)).toContain("finish")
-    expect(model.calls[0]!.prompt[0]).toMatchObject({
-      role: "user",
-      content: [{ type: "text" }, { type: "file" }],
-    })
+    expect(parts.map((part) => part.type)).toContain("start")
+    expect(JSON.stringify(model.doStreamCalls[0]!.prompt)).toContain("https://example.com/a.png")
   })
 
   it("stops reading when closed, and the provider's request is cancelled", async () => {
