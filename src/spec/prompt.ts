@@ -108,8 +108,11 @@ export function extendBody(body: PromptBody, added: readonly SpecMessage[]): Pro
 /** The prompt of one call: the system message, then the body, every tool call answered. */
 export function assemblePrompt(system: string | undefined, body: PromptBody): SpecMessage[] {
   if (body.open.size > 0) throw new MissingToolResultsError({ toolCallIds: [...body.open] })
-  const messages = body.messages.filter((message) => message.role !== "tool" || message.content.length > 0)
-  return system === undefined ? messages : [{ role: "system", content: system }, ...messages]
+  // One pass over the body: the system message first, tool messages left empty dropped.
+  const prompt: SpecMessage[] = system === undefined ? [] : [{ role: "system", content: system }]
+  for (const message of body.messages)
+    if (message.role !== "tool" || message.content.length > 0) prompt.push(message)
+  return prompt
 }
 
 /** Tool calls still unanswered after `message`; a user message with one open fails as in the SDK. */
