@@ -27,6 +27,7 @@ export { createProvider } from "./provider/provider.js"
 export { Question } from "./question/index.js"
 export { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js"
 export { Session } from "./session/index.js"
+export { SnapshotUnavailableError } from "./snapshot/errors.js"
 export type { Snapshot } from "./snapshot/port.js"
 export {
   CorruptRowError,

@@ -19,7 +19,9 @@ import type { PermissionHandler, PermissionService } from "./permission/service.
 import type { Provider } from "./provider/provider.js"
 import type { QuestionHandler, QuestionService } from "./question/service.js"
 import { createQuestionTool } from "./question/tool.js"
+import { createRevert, type Revert } from "./session/revert.js"
 import { createSessionService, type SessionService } from "./session/service.js"
+import { createSummary, type Summary } from "./session/summary.js"
 import type { Snapshot } from "./snapshot/port.js"
 import { createProviderStream } from "./spec/provider-stream.js"
 import { MemoryStorage } from "./storage/memory.js"
@@ -42,7 +44,10 @@ export type RuntimeOptions = {
   defaultAgent?: string
   /** Rules appended after every agent's own rules (a session's own rules come last). */
   permission?: Ruleset
-  /** Records file changes per step (patch parts). Default: none. */
+  /**
+   * Records each step's file changes (patch parts), for session.diff and session.revert; see
+   * GitSnapshot in agentloop-sdk/snapshot/git. Default: none.
+   */
   snapshot?: Snapshot
   /** Extra system prompt text, after the agent's prompt and the environment. */
   instructions?: string[]
@@ -100,6 +105,7 @@ const STORAGE_METHODS = [
   "write",
   "close",
 ]
+const SNAPSHOT_METHODS = ["track", "patch", "diff", "restore", "revert"]
 const isFunction = (value: unknown) => typeof value === "function"
 
 const Options = z.strictObject({
@@ -111,8 +117,8 @@ const Options = z.strictObject({
       (value) =>
         typeof value === "object" &&
         value !== null &&
-        ["track", "patch"].every((method) => isFunction((value as Record<string, unknown>)[method])),
-      { message: "expected a Snapshot (track, patch)" },
+        SNAPSHOT_METHODS.every((method) => isFunction((value as Record<string, unknown>)[method])),
+      { message: `expected a Snapshot (${SNAPSHOT_METHODS.join(", ")})` },
     )
     .optional(),
   instructions: z.array(z.string()).optional(),
@@ -211,6 +217,12 @@ export type Runtime = {
     cancel: Loop["cancel"]
     status: Loop["status"]
     compact: Loop["compact"]
+    /** Files and history back to just before a message (or part); refused while the session runs. */
+    revert: Revert["revert"]
+    /** Undoes the revert while nothing new was prompted. */
+    unrevert: Revert["unrevert"]
+    /** What the session's steps changed in the files, or one message's turn. */
+    diff: Summary["diff"]
   }
   permission: Pick<PermissionService, "ask" | "list" | "reply">
   question: Pick<QuestionService, "ask" | "list" | "reply" | "reject">
@@ -254,6 +266,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     },
     (call, decision) => loop.resume(call, decision),
   )
+  const fileHistory = {
+    storage,
+    bus,
+    snapshot: parsed.snapshot,
+    assertOpen,
+    isBusy: (sessionID: string) => loop.isBusy(sessionID),
+  }
+  const summary = createSummary(fileHistory)
+  const reverts = createRevert(fileHistory, summary)
   const agents = resolveAgents(parsed.agents as Record<string, Partial<AgentInfo>> | undefined)
   const defaultAgentName = defaultAgent(agents, parsed.defaultAgent).name
   const tools = createToolRegistry([createQuestionTool(question.ask), ...(parsed.tools ?? [])])
@@ -267,6 +288,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     defaultAgent: defaultAgentName,
     tools,
     snapshot: parsed.snapshot,
+    files: { cleanup: reverts.cleanup, summarize: summary.summarize },
     status: createStatusRegistry(bus),
     retry: RetryOptions.parse(parsed.retry ?? {}),
     streamIdleTimeoutMs: parsed.streamIdleTimeoutMs,
@@ -292,6 +314,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       cancel: loop.cancel,
       status: loop.status,
       compact: loop.compact,
+      revert: reverts.revert,
+      unrevert: reverts.unrevert,
+      diff: summary.diff,
       async remove(sessionID: string): Promise<void> {
         // A loop still running would write into a session that no longer exists. A Set, so that
         // parent links that loop (stored before cycles were refused) end the walk.

@@ -52,6 +52,8 @@ export function createIntake(
     const message: WithParts = { info, parts: parsed.parts.map((part) => toPart(part, session.id, id)) }
     const hookInput = { sessionID: session.id, agent: agent.name, abort: closing }
     await abortable(deps.hooks["chat.message"]?.(hookInput, message), closing)
+    // A running session has no revert to make final: revert refuses busy sessions.
+    if (!runs.get(session.id)) await deps.files.cleanup(session.id)
     await deps.session.saveMessage(message)
     await deps.session.touch(session.id)
     if (!session.parentID && isDefaultTitle(session.title)) titles.start(session.id, message)
@@ -74,6 +76,9 @@ export function createIntake(
   async function loop(sessionID: string): Promise<WithParts> {
     deps.assertOpen()
     const session = await deps.session.get(sessionID)
+    const running = runs.get(session.id)
+    if (running) return running.done
+    await deps.files.cleanup(session.id)
     return runs.get(session.id)?.done ?? runs.start(session.id, { holdForAnswers: true })
   }
 
@@ -85,7 +90,8 @@ export function createIntake(
     // A compaction in the middle of a turn would end it: wait until the session is idle.
     for (let running = runs.get(session.id); running; running = runs.get(session.id))
       await running.done.catch(() => undefined)
-    return runs.start(session.id, { compact: { model: parsed.model } })
+    await deps.files.cleanup(session.id)
+    return runs.get(session.id)?.done ?? runs.start(session.id, { compact: { model: parsed.model } })
   }
 
   return { prompt, loop, compact }

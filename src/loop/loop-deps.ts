@@ -23,6 +23,11 @@ export type LoopDeps = {
   defaultAgent: string
   tools: ToolRegistry
   snapshot: Snapshot | undefined
+  /** File history around runs: a revert made final before new work, each turn's diff after it. */
+  files: {
+    cleanup(sessionID: string): Promise<void>
+    summarize(sessionID: string): Promise<void>
+  }
   status: StatusRegistry
   retry: { maxAttempts: number; maxDelayMs: number }
   /** How every step calls the model: one per runtime, whose caches make later steps cheap. */

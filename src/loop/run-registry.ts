@@ -19,13 +19,20 @@ export function createRunRegistry(context: LoopContext) {
   function start(sessionID: string, options: StartOptions = {}): Promise<WithParts> {
     const state: RunState = { abort: new AbortController(), incoming: [], resumes: [], ...options }
     deps.status.set(sessionID, { type: "busy" })
-    const done = executeRun(context, sessionID, state).finally(() => {
-      runs.delete(sessionID)
-      deps.status.set(sessionID, { type: "idle" })
-      // Answers that arrived after this run had passed its resumes get a run of their own.
-      const left = state.resumes.splice(0)
-      if (left.length > 0) startResumes(sessionID, left)
-    })
+    const done = executeRun(context, sessionID, state)
+      .then(async (answer) => {
+        // The turn's diff is a view of what the snapshots recorded: it can be had again from
+        // session.diff, so a failure to compute it does not fail the turn.
+        await deps.files.summarize(sessionID).catch(() => undefined)
+        return answer
+      })
+      .finally(() => {
+        runs.delete(sessionID)
+        deps.status.set(sessionID, { type: "idle" })
+        // Answers that arrived after this run had passed its resumes get a run of their own.
+        const left = state.resumes.splice(0)
+        if (left.length > 0) startResumes(sessionID, left)
+      })
     runs.set(sessionID, { ...state, done })
     return done
   }

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { schema as id } from "../id/identifier.js"
+import { FileDiff } from "../snapshot/schema.js"
 import { AssistantError } from "./errors.js"
 import { ModelRef, Part, Tokens } from "./part.js"
 
@@ -16,6 +17,8 @@ export const User = Base.extend({
   system: z.string().optional(),
   tools: z.record(z.string(), z.boolean()).optional(),
   variant: z.string().optional(),
+  /** What the turn this message started changed in the files, when a Snapshot is configured. */
+  summary: z.object({ diffs: z.array(FileDiff) }).optional(),
 })
 export type User = z.infer<typeof User>
 

@@ -5,7 +5,10 @@ import type { Stream, Turn } from "./turn.js"
 
 /** A step's start: a step-start part, with a snapshot of the files when a Snapshot port is given. */
 export async function startStep(turn: Turn): Promise<void> {
-  turn.stepSnapshot = turn.snapshot ? await turn.snapshot.track() : undefined
+  // The call's first step starts from the state recorded when the call started.
+  const recorded = turn.callSnapshotUsed ? track(turn) : turn.callSnapshot
+  turn.callSnapshotUsed = true
+  turn.stepSnapshot = await recorded
   const snapshot = turn.stepSnapshot ? { snapshot: turn.stepSnapshot } : {}
   await turn.writePart({ ...turn.newPart(), type: "step-start", ...snapshot })
 }
@@ -22,7 +25,7 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   message.finish = part.finishReason
   message.cost = new Decimal(message.cost).plus(usage.cost).toNumber()
   message.tokens = usage.tokens
-  const after = snapshot ? await snapshot.track() : undefined
+  const after = snapshot ? await track(turn) : undefined
   const parts: Part[] = [
     {
       ...turn.newPart(),
@@ -34,8 +37,8 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
     },
   ]
   if (snapshot && turn.stepSnapshot) {
-    const patch = await snapshot.patch(turn.stepSnapshot)
-    if (patch.files.length > 0)
+    const patch = await snapshot.patch(turn.stepSnapshot).catch(() => undefined)
+    if (patch && patch.files.length > 0)
       parts.push({ ...turn.newPart(), type: "patch", hash: patch.hash, files: patch.files })
   }
   turn.stepSnapshot = undefined
@@ -43,4 +46,9 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   const written = structuredClone(message)
   await turn.queue.run(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
   turn.settled = { message: JSON.stringify(message), writes: turn.writes }
+}
+
+/** A Snapshot that fails costs the step its patch, not the turn. */
+export function track(turn: Turn): Promise<string | undefined> {
+  return turn.snapshot ? turn.snapshot.track().catch(() => undefined) : Promise.resolve(undefined)
 }

@@ -48,6 +48,7 @@ export function toolHooks(turn: Turn, earlierCalls: readonly ToolPart[]): ToolHo
     // Stored as running before the tool can ask anything: a permission request or question
     // stored by a process that then stops must point at a call that a reply can resume.
     start: async (tool, args, context) => {
+      await turn.callSnapshot
       const part = turn.toolPart(context.callID, tool.id)
       if (part.state.status === "running") return
       turn.markRunning(part, args)

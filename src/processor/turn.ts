@@ -39,6 +39,14 @@ export function createTurn(input: CreateInput) {
     /** Progress a tool reported before the stream showed its call. */
     early: new Map<string, { title?: string; metadata?: Record<string, unknown> }>(),
     stepSnapshot: undefined as string | undefined,
+    /**
+     * The files as they were when the model call started, recorded while the provider answers.
+     * The step's tools wait for it: a call that arrives at once must not change a file before
+     * the state it changes from is recorded, or the change would be missing from every patch.
+     */
+    callSnapshot: Promise.resolve(undefined) as Promise<string | undefined>,
+    /** A step already started from `callSnapshot`; a later one records its own. */
+    callSnapshotUsed: false,
     /** A user's "no" ended the turn. */
     blocked: false,
     queue,

@@ -49,3 +49,21 @@ export const RecordUsageInput = z.object({ usage: Info.pick({ cost: true, tokens
 
 /** saveMessage's message, wrapped so that errors name it ("message.parts.0"). */
 export const SaveMessageInput = z.object({ message: WithParts })
+
+export const RevertInput = z.strictObject({
+  sessionID: id("session"),
+  messageID: id("message"),
+  /** Revert from this part of the message on; default the whole message. */
+  partID: id("part").optional(),
+})
+export type RevertInput = z.input<typeof RevertInput>
+
+export const UnrevertInput = z.strictObject({ sessionID: id("session") })
+export type UnrevertInput = z.input<typeof UnrevertInput>
+
+export const DiffInput = z.strictObject({
+  sessionID: id("session"),
+  /** Only what this message's turn changed (a user message), or its own steps (an assistant message). */
+  messageID: id("message").optional(),
+})
+export type DiffInput = z.input<typeof DiffInput>

@@ -2,14 +2,18 @@ export { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD, doomLoopMessage, isDoomLoop 
 export { MissingProviderError, NoUserMessageError } from "../loop/loop-errors.js"
 export { PromptInput } from "../loop/prompt-input.js"
 export { RetryOptions, retryDelay, retryMessage } from "../loop/retry.js"
+export { BusyError } from "./errors.js"
 export { Event } from "./events.js"
 export { Info } from "./info.js"
 export {
   CreateInput,
+  DiffInput,
   ForkInput,
   ListInput,
   MessagesInput,
   PartDelta,
+  RevertInput,
+  UnrevertInput,
   UpdateInput,
 } from "./input.js"
 export type { SessionService as Service } from "./service.js"

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
-import { type MessageV2, SessionProcessor, type Snapshot } from "../../src/index.js"
+import { z } from "zod"
+import { type MessageV2, SessionProcessor, type Snapshot, Tool } from "../../src/index.js"
 import { say, scriptedModel } from "../../src/testing/index.js"
+import { fakeSnapshot } from "../snapshot/fake-snapshot.js"
 import { modelInfo, turnSetup, user } from "./helpers.js"
 
 describe("SessionProcessor with a Snapshot port", () => {
@@ -17,6 +19,9 @@ describe("SessionProcessor with a Snapshot port", () => {
       async patch(hash) {
         return { hash: `patch-from-${hash}`, files: ["/work/src/a.ts"] }
       },
+      diff: async () => [],
+      restore: async () => undefined,
+      revert: async () => undefined,
     }
     const processor = SessionProcessor.create({
       runtime: setup.runtime,
@@ -41,7 +46,11 @@ describe("SessionProcessor with a Snapshot port", () => {
       assistantMessage: setup.assistant,
       model: { language: scriptedModel([[say.text("read only")]]), info: modelInfo },
       abort: setup.abort.signal,
-      snapshot: { track: async () => "same", patch: async (hash) => ({ hash, files: [] }) },
+      snapshot: {
+        ...fakeSnapshot().snapshot,
+        track: async () => "same",
+        patch: async (hash) => ({ hash, files: [] }),
+      },
     })
     await processor.process({ messages: user("look") })
     expect((await setup.stored()).parts.map((part) => part.type)).toEqual([
@@ -50,4 +59,45 @@ describe("SessionProcessor with a Snapshot port", () => {
       "step-finish",
     ])
   })
+
+  it.each([
+    ["the provider's spec", SessionProcessor.createProviderStream()],
+    ["streamText", SessionProcessor.streamTextModel],
+  ])(
+    "runs no tool of a step before the step's starting snapshot is recorded, calling %s (snapshot-tool-race)",
+    async (_, stream) => {
+      const setup = await turnSetup([])
+      // The tracker answers only after many turns of the event loop; the call arrives at once.
+      const { snapshot, files } = fakeSnapshot({ delay: 50 })
+      files.set("a.txt", "old")
+      const write = Tool.define("write", {
+        description: "Writes a.txt",
+        parameters: z.object({ text: z.string() }),
+        async execute({ text }) {
+          files.set("a.txt", text)
+          return { title: "a.txt", output: "written", metadata: {} }
+        },
+      })
+      const processor = SessionProcessor.create({
+        runtime: setup.runtime,
+        assistantMessage: setup.assistant,
+        model: { language: scriptedModel([[say.toolCall("write", { text: "new" })]]), info: modelInfo },
+        abort: setup.abort.signal,
+        snapshot,
+        stream,
+      })
+      await processor.process({ messages: user("write it"), tools: [write] })
+      const parts = (await setup.stored()).parts
+      const start = parts.find((part) => part.type === "step-start")
+      const patch = parts.find((part) => part.type === "patch")
+      expect(files.get("a.txt")).toBe("new")
+      expect(patch).toMatchObject({
+        hash: start?.type === "step-start" ? start.snapshot : "none",
+        files: ["a.txt"],
+      })
+      expect(await snapshot.diff((start as MessageV2.StepStartPart).snapshot!)).toMatchObject([
+        { file: "a.txt", before: "old", after: "new" },
+      ])
+    },
+  )
 })

@@ -1,0 +1,175 @@
+import { parseInput } from "../error/invalid-input.js"
+import { NotFoundError } from "../error/not-found.js"
+import { SnapshotUnavailableError } from "../snapshot/errors.js"
+import type { Snapshot } from "../snapshot/port.js"
+import type { StorageWrite } from "../storage/port.js"
+import { BusyError } from "./errors.js"
+import {
+  type FileHistoryDeps,
+  patchesFrom,
+  type RevertPoint,
+  requireSnapshot,
+  unifiedPatch,
+} from "./file-history.js"
+import type { Info } from "./info.js"
+import {
+  RevertInput,
+  type RevertInput as RevertInputType,
+  UnrevertInput,
+  type UnrevertInput as UnrevertInputType,
+} from "./input.js"
+import type { Summary } from "./summary.js"
+
+/**
+ * The file work a revert or unrevert still has to do, stored before any file is touched: a
+ * process that stops half way leaves it, and the next revert, unrevert, prompt or loop on the
+ * session does it again (both kinds are idempotent) before going on.
+ */
+type Pending =
+  | { type: "revert"; restore?: string; patches: Snapshot.Patch[] }
+  | { type: "unrevert"; restore: string }
+
+const pendingKey = (sessionID: string) => `revert/${sessionID}`
+
+/**
+ * Revert puts the files back as they were before a message (or part) and hides it and what
+ * follows; unrevert brings both back; the next prompt makes a revert final (cleanup), as in
+ * OpenCode. The session's `revert` says where the hidden part starts and which snapshot
+ * unrevert returns to.
+ */
+export function createRevert(deps: FileHistoryDeps, summary: Summary) {
+  const { storage, bus } = deps
+  // One file operation per session at a time: two prompts making the same revert final, or a
+  // revert racing a cleanup, would remove the same rows twice or move files under each other.
+  const queues = new Map<string, Promise<unknown>>()
+  function serial<T>(sessionID: string, work: () => Promise<T>): Promise<T> {
+    const run = (queues.get(sessionID) ?? Promise.resolve()).then(work, work)
+    const settled = run.catch(() => undefined)
+    queues.set(sessionID, settled)
+    void settled.then(() => {
+      if (queues.get(sessionID) === settled) queues.delete(sessionID)
+    })
+    return run
+  }
+
+  async function load(sessionID: string): Promise<Info> {
+    const session = await storage.getSession(sessionID)
+    if (!session) throw NotFoundError.of("Session", sessionID)
+    return session
+  }
+
+  async function idle(sessionID: string): Promise<Info> {
+    deps.assertOpen()
+    const session = await load(sessionID)
+    if (await deps.isBusy(sessionID)) throw BusyError.of(sessionID)
+    await finishPending(sessionID)
+    return session
+  }
+
+  async function finishPending(sessionID: string): Promise<void> {
+    const pending = (await storage.getValue(pendingKey(sessionID))) as Pending | undefined
+    if (!pending) return
+    await apply(requireSnapshot(deps.snapshot), pending)
+    await storage.write([{ type: "value.remove", key: pendingKey(sessionID) }])
+  }
+
+  async function apply(snapshot: Snapshot, pending: Pending): Promise<void> {
+    // Back to a state exactly: the files changed since are put back or, when that state did
+    // not have them, deleted. Snapshot.restore would leave files created since.
+    if (pending.restore !== undefined) await snapshot.revert([await snapshot.patch(pending.restore)])
+    if (pending.type === "revert") await snapshot.revert(pending.patches)
+  }
+
+  async function revert(input: RevertInputType): Promise<Info> {
+    const { sessionID, messageID, partID } = parseInput("session.revert input", RevertInput, input)
+    const session = await idle(sessionID)
+    const snapshot = requireSnapshot(deps.snapshot)
+    const messages = await storage.listMessages(sessionID)
+    const target = messages.find((message) => message.info.id === messageID)
+    if (!target) throw NotFoundError.of("Message", messageID)
+    // A part that is the message's first stands for the whole message.
+    const partIndex = partID === undefined ? 0 : target.parts.findIndex((part) => part.id === partID)
+    if (partIndex < 0) throw NotFoundError.of("Part", partID as string)
+    const point: RevertPoint = { messageID, ...(partIndex > 0 ? { partID } : {}) }
+
+    // Unrevert returns to the newest files: those from before an earlier revert, if any.
+    const latest = session.revert?.snapshot ?? (await snapshot.track())
+    if (latest === undefined)
+      throw new SnapshotUnavailableError({
+        message: "The current files could not be recorded, so nothing was reverted",
+      })
+    const pending: Pending = {
+      type: "revert",
+      ...(session.revert?.snapshot === undefined ? {} : { restore: session.revert.snapshot }),
+      patches: patchesFrom(messages, point),
+    }
+    const marked: Info = { ...session, revert: { ...point, snapshot: latest } }
+    await write(marked, [{ type: "value.put", key: pendingKey(sessionID), value: pending }])
+    await apply(snapshot, pending)
+
+    const undone = unifiedPatch(await snapshot.diff(latest))
+    const { info, diffs } = await summary.withTotals(
+      { ...marked, revert: { ...marked.revert!, diff: undone } },
+      messages,
+    )
+    return summary.commit(info, diffs, [{ type: "value.remove", key: pendingKey(sessionID) }])
+  }
+
+  async function unrevert(input: UnrevertInputType): Promise<Info> {
+    const { sessionID } = parseInput("session.unrevert input", UnrevertInput, input)
+    const session = await idle(sessionID)
+    if (!session.revert) return session
+    const snapshot = requireSnapshot(deps.snapshot)
+    const { revert: _, ...rest } = session
+    if (session.revert.snapshot !== undefined) {
+      const pending: Pending = { type: "unrevert", restore: session.revert.snapshot }
+      await write(session, [{ type: "value.put", key: pendingKey(sessionID), value: pending }])
+      await apply(snapshot, pending)
+    }
+    const { info, diffs } = await summary.withTotals(rest, await storage.listMessages(sessionID))
+    return summary.commit(info, diffs, [{ type: "value.remove", key: pendingKey(sessionID) }])
+  }
+
+  /**
+   * Makes a revert final before the session moves on: the hidden messages and parts are
+   * removed for good, in one write with the session that no longer names them.
+   */
+  async function cleanup(sessionID: string): Promise<void> {
+    const session = await load(sessionID)
+    if (!session.revert && (await storage.getValue(pendingKey(sessionID))) === undefined) return
+    await finishPending(sessionID)
+    const { revert: point, ...rest } = await load(sessionID)
+    if (!point) return
+    const writes: StorageWrite[] = []
+    const removed: { messageID: string; partID?: string }[] = []
+    for (const message of await storage.listMessages(sessionID)) {
+      const { id } = message.info
+      if (id > point.messageID || (id === point.messageID && point.partID === undefined)) {
+        writes.push({ type: "message.remove", sessionID, messageID: id })
+        removed.push({ messageID: id })
+      } else if (id === point.messageID && point.partID !== undefined) {
+        for (const part of message.parts.filter((candidate) => candidate.id >= point.partID!)) {
+          writes.push({ type: "part.remove", sessionID, messageID: id, partID: part.id })
+          removed.push({ messageID: id, partID: part.id })
+        }
+      }
+    }
+    await write({ ...rest, time: { ...rest.time, updated: Date.now() } }, writes)
+    for (const { messageID, partID } of removed)
+      if (partID === undefined) bus.publish("message.removed", { sessionID, messageID })
+      else bus.publish("message.part.removed", { sessionID, messageID, partID })
+  }
+
+  async function write(info: Info, writes: StorageWrite[]): Promise<void> {
+    await storage.write([...writes, { type: "session.put", info }])
+    bus.publish("session.updated", { sessionID: info.id, info })
+  }
+
+  return {
+    revert: (input: RevertInputType) => serial(String(input?.sessionID), () => revert(input)),
+    unrevert: (input: UnrevertInputType) => serial(String(input?.sessionID), () => unrevert(input)),
+    cleanup: (sessionID: string) => serial(sessionID, () => cleanup(sessionID)),
+  }
+}
+
+export type Revert = ReturnType<typeof createRevert>
