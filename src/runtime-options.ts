@@ -1,0 +1,187 @@
+import { z } from "zod"
+import type { Info as AgentInfo } from "./agent/info.js"
+import { TimeoutMs } from "./ask/timeout.js"
+import type { Event } from "./bus/catalog.js"
+import { CompactionConfig, type CompactionConfigInput } from "./compaction/config.js"
+import type { Hooks } from "./loop/hooks.js"
+import { RetryOptions, type RetryOptionsInput } from "./loop/retry.js"
+import type { ApprovalScope } from "./permission/approvals.js"
+import { Ruleset } from "./permission/schema.js"
+import type { PermissionHandler } from "./permission/service.js"
+import type { Provider } from "./provider/provider.js"
+import type { QuestionHandler } from "./question/service.js"
+import type { Snapshot } from "./snapshot/port.js"
+import type { Storage } from "./storage/port.js"
+import type { AttributeValue, TelemetrySettings, Tracer } from "./telemetry/index.js"
+import type { Info as ToolInfo } from "./tool/tool.js"
+
+export type RuntimeOptions = {
+  /** The models sessions run on. The prompt loop needs one; sessions, storage and asks do not. */
+  provider?: Provider
+  /** Tools registered besides the built-ins; one with a built-in's id replaces it. */
+  tools?: ToolInfo[]
+  /** Overrides of the built-in agents, or new agents, by name. */
+  agents?: Record<string, Partial<AgentInfo>>
+  /** The agent a prompt runs with when it names none. Default "build". */
+  defaultAgent?: string
+  /** Rules appended after every agent's own rules (a session's own rules come last). */
+  permission?: Ruleset
+  /**
+   * Records each step's file changes (patch parts), for session.diff and session.revert; see
+   * GitSnapshot in agentloop-sdk/snapshot/git. Default: none.
+   */
+  snapshot?: Snapshot
+  /** Extra system prompt text, after the agent's prompt and the environment. */
+  instructions?: string[]
+  /** Retries of failed model calls: attempts (default 8) and the longest wait (default 5 minutes). */
+  retry?: RetryOptionsInput
+  /**
+   * How long a model stream may send nothing, while no tool runs, before the attempt fails as
+   * retryable (and is retried). Default 5 minutes; at most 2^31-1 ms.
+   */
+  streamIdleTimeoutMs?: number
+  /**
+   * Summary compaction and pruning: `auto` (default true), `prune` (default false), `reserved`,
+   * `tailTurns` (default 2), `preserveRecentTokens`, `protectedTools`. See docs/compaction.md.
+   */
+  compaction?: CompactionConfigInput
+  /** Whether the working directory is a git repository, for the system prompt. */
+  git?: boolean
+  /** Plug-in points of the loop: `chat.message`, `chat.params`, `chat.system`, `tool.before`, `tool.after`, `text.complete`. */
+  hooks?: Hooks
+  /** Where sessions live. Default: a new MemoryStorage. */
+  storage?: Storage
+  /** Working directory recorded on new sessions. Default: process.cwd(). */
+  directory?: string
+  /** Answers permission requests. Without it, answers come from runtime.permission.reply. */
+  onPermission?: PermissionHandler
+  /** Answers questions. Without it, answers come from runtime.question.reply. */
+  onQuestion?: QuestionHandler
+  /** How long a permission request or question waits for an answer, in ms. Default (or Infinity): no limit. */
+  askTimeoutMs?: number
+  /**
+   * For headless hosts without a handler: permission requests that would wait for a human
+   * are denied ("deny") or allowed ("allow"), and questions are rejected. Default: unset.
+   */
+  nonInteractive?: "deny" | "allow"
+  /** What an "always" approval covers: the session and its children (default), or every session. */
+  approvalScope?: ApprovalScope
+  /** Called when an event listener throws. Default: console.error. */
+  onListenerError?: (error: unknown, event: Event) => void
+  /**
+   * OpenTelemetry spans of every model call and tool call, named and attributed as the AI SDK's
+   * `streamText` makes them (`ai.streamText`, `ai.streamText.doStream`, `ai.toolCall`): the AI
+   * SDK's telemetry settings. Without `tracer`, the global one of `@opentelemetry/api` (an
+   * optional peer dependency). Default: off.
+   */
+  telemetry?: TelemetrySettings
+}
+
+const STORAGE_METHODS = [
+  "getSession",
+  "listSessions",
+  "getMessage",
+  "listMessages",
+  "getValue",
+  "listValues",
+  "write",
+  "close",
+]
+const SNAPSHOT_METHODS = ["track", "patch", "diff", "restore", "revert"]
+const isFunction = (value: unknown) => typeof value === "function"
+
+export const Options = z.strictObject({
+  agents: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  defaultAgent: z.string().min(1).optional(),
+  permission: Ruleset.optional(),
+  snapshot: z
+    .custom<Snapshot>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        SNAPSHOT_METHODS.every((method) => isFunction((value as Record<string, unknown>)[method])),
+      { message: `expected a Snapshot (${SNAPSHOT_METHODS.join(", ")})` },
+    )
+    .optional(),
+  instructions: z.array(z.string()).optional(),
+  retry: RetryOptions.optional(),
+  // setTimeout fires at once beyond 2^31-1 ms
+  streamIdleTimeoutMs: z.number().int().positive().max(2_147_483_647).optional(),
+  compaction: CompactionConfig.optional(),
+  git: z.boolean().optional(),
+  hooks: z
+    .strictObject(
+      Object.fromEntries(
+        (
+          [
+            "chat.message",
+            "chat.params",
+            "chat.system",
+            "tool.before",
+            "tool.after",
+            "text.complete",
+          ] as const
+        ).map((name) => [
+          name,
+          z
+            .custom<NonNullable<Hooks[typeof name]>>(isFunction, { message: "expected a function" })
+            .optional(),
+        ]),
+      ),
+    )
+    .optional(),
+  provider: z
+    .custom<Provider>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        ["getModel", "defaultModel", "smallModel"].every((method) =>
+          isFunction((value as Record<string, unknown>)[method]),
+        ),
+      { message: "expected a Provider (getModel, defaultModel, smallModel): see createProvider" },
+    )
+    .optional(),
+  tools: z
+    .array(
+      z.custom<ToolInfo>(
+        (value) =>
+          typeof value === "object" &&
+          value !== null &&
+          isFunction((value as Record<string, unknown>).execute),
+        { message: "expected a tool made with Tool.define" },
+      ),
+    )
+    .optional(),
+  storage: z
+    .custom<Storage>(
+      (value) =>
+        typeof value === "object" &&
+        value !== null &&
+        STORAGE_METHODS.every((method) => isFunction((value as Record<string, unknown>)[method])),
+      { message: `expected a Storage (${STORAGE_METHODS.join(", ")})` },
+    )
+    .optional(),
+  directory: z.string().min(1).optional(),
+  onPermission: z.custom<PermissionHandler>(isFunction, { message: "expected a function" }).optional(),
+  onQuestion: z.custom<QuestionHandler>(isFunction, { message: "expected a function" }).optional(),
+  askTimeoutMs: TimeoutMs.optional(),
+  nonInteractive: z.enum(["deny", "allow"]).optional(),
+  approvalScope: z.enum(["session", "runtime"]).optional(),
+  telemetry: z
+    .object({
+      isEnabled: z.boolean().optional(),
+      recordInputs: z.boolean().optional(),
+      recordOutputs: z.boolean().optional(),
+      functionId: z.string().optional(),
+      metadata: z.record(z.string(), z.custom<AttributeValue>()).optional(),
+      tracer: z
+        .custom<Tracer>((value) => isFunction((value as Record<string, unknown> | null)?.startSpan), {
+          message: "expected an OpenTelemetry Tracer (startSpan)",
+        })
+        .optional(),
+    })
+    .optional(),
+  onListenerError: z
+    .custom<RuntimeOptions["onListenerError"]>(isFunction, { message: "expected a function" })
+    .optional(),
+})
