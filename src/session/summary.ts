@@ -1,6 +1,7 @@
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import type { User, WithParts } from "../message/info.js"
+import { SnapshotUnavailableError } from "../snapshot/errors.js"
 import type { FileDiff } from "../snapshot/schema.js"
 import type { StorageWrite } from "../storage/port.js"
 import {
@@ -67,13 +68,22 @@ export function createSummary(deps: FileHistoryDeps) {
     const { sessionID, messageID } = parseInput("session.diff input", DiffInput, input)
     const session = await storage.getSession(sessionID)
     if (!session) throw NotFoundError.of("Session", sessionID)
-    requireSnapshot(deps.snapshot)
+    const snapshot = requireSnapshot(deps.snapshot)
     const messages = await storage.listMessages(sessionID)
-    if (messageID === undefined) return between(beforeRevert(messages, session.revert))
-    const message = messages.find((candidate) => candidate.info.id === messageID)
-    if (!message) throw NotFoundError.of("Message", messageID)
-    if (message.info.role === "assistant") return between([message])
-    return message.info.summary?.diffs ?? between(turnOf(messages, messageID))
+    let range: WithParts[]
+    if (messageID === undefined) range = beforeRevert(messages, session.revert)
+    else {
+      const message = messages.find((candidate) => candidate.info.id === messageID)
+      if (!message) throw NotFoundError.of("Message", messageID)
+      if (message.info.role === "user" && message.info.summary) return message.info.summary.diffs
+      range = message.info.role === "assistant" ? [message] : turnOf(messages, messageID)
+    }
+    // Nothing recorded: because nothing ran, or because the Snapshot cannot record at all.
+    if (!snapshotRange(range) && (await snapshot.track()) === undefined)
+      throw new SnapshotUnavailableError({
+        message: "The Snapshot cannot record the files (is git installed?)",
+      })
+    return between(range)
   }
 
   return { summarize, diff, withTotals, commit }

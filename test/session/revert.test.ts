@@ -226,6 +226,8 @@ describe("session.revert and unrevert", () => {
       .revert({ sessionID: blind.session.id, messageID: blind.users[0]!.info.id })
       .catch((e) => e)
     expect(SnapshotUnavailableError.isInstance(refused)).toBe(true)
+    const unseen = await blind.runtime.session.diff({ sessionID: blind.session.id }).catch((e) => e)
+    expect(SnapshotUnavailableError.isInstance(unseen)).toBe(true)
     expect((await blind.runtime.session.get(blind.session.id)).revert).toBeUndefined()
   })
 
