@@ -5,6 +5,8 @@ export default defineConfig({
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
     "storage/sqlite/index": "src/storage/sqlite/index.ts",
+    "snapshot/git/index": "src/snapshot/git/index.ts",
+    "tools/index": "src/tools/index.ts",
   },
   format: ["esm", "cjs"],
   dts: false,

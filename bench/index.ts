@@ -2,6 +2,7 @@ import { runCompactionBench } from "./compaction.js"
 import { runDeltasBench } from "./deltas.js"
 import { runLoopBench } from "./loop.js"
 import { runProcessorBench } from "./processor.js"
+import { runSnapshotBench } from "./snapshot.js"
 import { runStartupBench } from "./startup.js"
 import { runStorageBench } from "./storage.js"
 
@@ -12,6 +13,7 @@ const benches = {
   loop: runLoopBench,
   compaction: runCompactionBench,
   startup: runStartupBench,
+  snapshot: runSnapshotBench,
 }
 // `npm run bench -- compaction` runs one; no argument runs all.
 const chosen = process.argv.slice(2)

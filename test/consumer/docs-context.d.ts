@@ -8,6 +8,7 @@ declare global {
   const provider: Provider.Provider
   const sessionID: string
   const messageID: string
+  const partID: string
   const callID: string
   const requestID: string
   const previousID: string

@@ -41,4 +41,39 @@ async function runSession(root, testing, sqlite, directory) {
   await reopened.close()
 }
 
-module.exports = { checkExports, runSession }
+/**
+ * The coding tools and GitSnapshot from the installed package: the shell grammar (a .wasm file)
+ * loads from either build, a command runs, the step's patch is recorded and reverted.
+ */
+async function runCodingSession(testing, tools, git, directory) {
+  const { mkdirSync, readFileSync, existsSync } = require("node:fs")
+  const work = join(directory, "project")
+  mkdirSync(work, { recursive: true })
+  const { runtime } = testing.createTestRuntime({
+    directory: work,
+    tools: tools.codingTools({ directory: work }),
+    snapshot: new git.GitSnapshot({ directory: work, dataDir: join(directory, "snapshots") }),
+    turns: [
+      [testing.say.toolCall("write", { filePath: "a.txt", content: "made by the agent\n" })],
+      [testing.say.toolCall("bash", { command: "cat a.txt && echo ran", description: "Show the file" })],
+      [testing.say.text("done")],
+    ],
+  })
+  const session = await runtime.session.create({ title: "coding" })
+  await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
+  assert.equal(readFileSync(join(work, "a.txt"), "utf8"), "made by the agent\n")
+  const messages = await runtime.session.messages(session.id)
+  const parts = messages.flatMap((message) => message.parts)
+  const bash = parts.find((part) => part.type === "tool" && part.tool === "bash")
+  assert.equal(bash.state.status, "completed", JSON.stringify(bash.state))
+  assert.match(bash.state.output, /made by the agent\nran/)
+  assert.deepEqual(
+    parts.filter((part) => part.type === "patch").map((part) => part.files),
+    [["a.txt"]],
+  )
+  await runtime.session.revert({ sessionID: session.id, messageID: messages[0].info.id })
+  assert.equal(existsSync(join(work, "a.txt")), false)
+  await runtime.close()
+}
+
+module.exports = { checkExports, runSession, runCodingSession }

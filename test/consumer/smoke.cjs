@@ -2,19 +2,25 @@ const { readFileSync } = require("node:fs")
 const root = require("agentloop-sdk")
 const testing = require("agentloop-sdk/testing")
 const sqlite = require("agentloop-sdk/storage/sqlite")
-const { checkExports, runSession } = require("./scenario.cjs")
+const git = require("agentloop-sdk/snapshot/git")
+const tools = require("agentloop-sdk/tools")
+const { checkExports, runSession, runCodingSession } = require("./scenario.cjs")
 
 const [apiFile, directory] = process.argv.slice(2)
 const modules = {
   "agentloop-sdk": root,
   "agentloop-sdk/testing": testing,
   "agentloop-sdk/storage/sqlite": sqlite,
+  "agentloop-sdk/snapshot/git": git,
+  "agentloop-sdk/tools": tools,
 }
 checkExports(modules, JSON.parse(readFileSync(apiFile, "utf8")))
-runSession(root, testing, sqlite, directory).then(
-  () => console.log("cjs: ok"),
-  (error) => {
-    console.error(error)
-    process.exitCode = 1
-  },
-)
+runSession(root, testing, sqlite, directory)
+  .then(() => runCodingSession(testing, tools, git, directory))
+  .then(
+    () => console.log("cjs: ok"),
+    (error) => {
+      console.error(error)
+      process.exitCode = 1
+    },
+  )

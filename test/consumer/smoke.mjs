@@ -1,16 +1,21 @@
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import * as root from "agentloop-sdk"
+import * as git from "agentloop-sdk/snapshot/git"
 import * as sqlite from "agentloop-sdk/storage/sqlite"
 import * as testing from "agentloop-sdk/testing"
+import * as tools from "agentloop-sdk/tools"
 
-const { checkExports, runSession } = createRequire(import.meta.url)("./scenario.cjs")
+const { checkExports, runSession, runCodingSession } = createRequire(import.meta.url)("./scenario.cjs")
 const [apiFile, directory] = process.argv.slice(2)
 const modules = {
   "agentloop-sdk": root,
   "agentloop-sdk/testing": testing,
   "agentloop-sdk/storage/sqlite": sqlite,
+  "agentloop-sdk/snapshot/git": git,
+  "agentloop-sdk/tools": tools,
 }
 checkExports(modules, JSON.parse(readFileSync(apiFile, "utf8")))
 await runSession(root, testing, sqlite, directory)
+await runCodingSession(testing, tools, git, directory)
 console.log("esm: ok")

@@ -47,4 +47,12 @@ describe("examples", () => {
     expect(stdout).toContain("The last call saw the summary: true")
     expect(stdout).toContain("Stored messages: 11; what the model sees now: 5")
   }, 30_000)
+
+  it("revert: the coding tools change files, GitSnapshot records them, a turn is reverted and brought back", async () => {
+    const stdout = await run("examples/revert.ts")
+    expect(stdout).toContain('After turn 2: export const greet = () => "hello, world"')
+    expect(stdout).toContain("Turn 2 changed greet.ts: +1 -1")
+    expect(stdout).toContain('After revert to before turn 2: export const greet = () => "hello"')
+    expect(stdout).toContain('After unrevert: export const greet = () => "hello, world"')
+  }, 30_000)
 })

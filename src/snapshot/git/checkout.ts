@@ -1,0 +1,72 @@
+import { lstat, unlink } from "node:fs/promises"
+import path from "node:path"
+import { type GitContext, runGit } from "./git-process.js"
+import { joinNul, splitNul } from "./nul.js"
+import { stage } from "./stage.js"
+import { changedFiles } from "./tree-diff.js"
+
+/**
+ * Puts back every file the state `hash` recorded, leaving the others alone. Only the files
+ * that differ are written, so that editors and file watchers see just what changed.
+ */
+export async function restoreState(context: GitContext, hash: string, indexFile: string): Promise<void> {
+  await stage(context, indexFile)
+  const changed = await changedFiles(context, hash, indexFile)
+  const recorded = await filesOf(context, hash)
+  await checkout(
+    context,
+    hash,
+    changed.filter((file) => recorded.has(file)),
+    indexFile,
+  )
+}
+
+/**
+ * Puts each file back as it was in its state (see planRevert): files the state recorded are
+ * checked out of it, one `git checkout` per state; the others did not exist then and are
+ * deleted. Deletions go first, so that a file that replaced a directory (or the reverse)
+ * is out of the way of what comes back.
+ */
+export async function revertFiles(context: GitContext, plan: Map<string, string[]>, indexFile: string) {
+  const checkouts: [hash: string, files: string[]][] = []
+  const deletions: string[] = []
+  for (const [hash, files] of plan) {
+    const recorded = await filesOf(context, hash)
+    checkouts.push([hash, files.filter((file) => recorded.has(file))])
+    deletions.push(...files.filter((file) => !recorded.has(file)))
+  }
+  for (const file of deletions) await deleteFile(path.join(context.workTree, file))
+  for (const [hash, files] of checkouts) await checkout(context, hash, files, indexFile)
+}
+
+/** Writes `files` as the tree `hash` has them, into the work tree and the index. */
+async function checkout(context: GitContext, hash: string, files: readonly string[], indexFile: string) {
+  if (files.length === 0) return
+  // Literal pathspecs: a name holding `*` or `:(` means itself.
+  const args = ["--literal-pathspecs", "checkout", hash, "--pathspec-from-file=-", "--pathspec-file-nul"]
+  await runGit(context, args, { indexFile, input: joinNul(files) })
+}
+
+/** Every file the tree `hash` records. */
+async function filesOf(context: GitContext, hash: string): Promise<Set<string>> {
+  const { stdout } = await runGit(context, ["ls-tree", "-r", "-z", "--name-only", "--full-tree", hash])
+  return new Set(splitNul(stdout))
+}
+
+/**
+ * Deletes a file that did not exist in the state reverted to. Already gone is fine; a
+ * directory now standing at that name is left alone, since its files are not this patch's.
+ */
+async function deleteFile(file: string): Promise<void> {
+  try {
+    await unlink(file)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === "ENOENT" || code === "ENOTDIR") return
+    const isDirectory = await lstat(file).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    )
+    if (!isDirectory) throw error
+  }
+}

@@ -1,0 +1,162 @@
+import path from "node:path"
+import { z } from "zod"
+import { parseInput } from "../../error/invalid-input.js"
+import { quote } from "../../error/quote.js"
+import { SnapshotUnavailableError } from "../errors.js"
+import type { Snapshot } from "../port.js"
+import { restoreState, revertFiles } from "./checkout.js"
+import { GitCommandError } from "./git-command-error.js"
+import { type GitContext, runGit } from "./git-process.js"
+import { withPrivateIndex } from "./private-index.js"
+import { defaultDataDir, openRepository } from "./repository.js"
+import { Patches, planRevert } from "./revert-plan.js"
+import { createSerialQueue } from "./serial-queue.js"
+import { recordTree, stage } from "./stage.js"
+import { changedFiles, treeDiff } from "./tree-diff.js"
+
+export type GitSnapshotOptions = {
+  /** The directory to track. It need not be a git repository; if it is, its `.git` is never touched. */
+  directory: string
+  /**
+   * Where the snapshot git dirs live, one per tracked directory; default
+   * `$XDG_DATA_HOME/agentloop/snapshot`, else `~/.local/share/agentloop/snapshot`.
+   */
+  dataDir?: string
+  /** The `git` binary, default `git` on PATH. */
+  git?: string
+}
+
+const Options = z.strictObject({
+  directory: z.string().min(1),
+  dataDir: z.string().min(1).optional(),
+  git: z.string().min(1).optional(),
+})
+
+const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+
+/**
+ * Snapshots over the `git` binary, in a git dir of its own outside the work tree: the user's
+ * `.git`, index and HEAD are never read or written, and the directory need not be a
+ * repository. It records what `git add --all` would (so `.gitignore` is honoured) except
+ * untracked files over 2 MB and nested repositories.
+ *
+ * Calls on one instance run one at a time. Instances and processes tracking one directory
+ * share its git dir safely: each call works on its own copy of the index (see withPrivateIndex).
+ *
+ * Without `git`, or with a data dir it cannot write, `track()` resolves undefined (see
+ * `unavailableReason`) and the other methods reject with SnapshotUnavailableError, as they
+ * do for a hash this history does not hold.
+ */
+export class GitSnapshot implements Snapshot {
+  readonly #directory: string
+  readonly #dataDir: string
+  readonly #binary: string
+  readonly #queue = createSerialQueue()
+  #repository: Promise<GitContext> | undefined
+  #unavailableReason: string | undefined
+
+  constructor(options: GitSnapshotOptions) {
+    const parsed = parseInput("GitSnapshot options", Options, options)
+    this.#directory = path.resolve(parsed.directory)
+    this.#dataDir = path.resolve(parsed.dataDir ?? defaultDataDir(process.env))
+    this.#binary = parsed.git ?? "git"
+  }
+
+  /** Why the last `track()` resolved undefined; undefined when it succeeded. */
+  get unavailableReason(): string | undefined {
+    return this.#unavailableReason
+  }
+
+  track(): Promise<string | undefined> {
+    return this.#queue.run(async () => {
+      try {
+        const context = await this.#open()
+        const hash = await withPrivateIndex(context.gitDir, (indexFile) => recordTree(context, indexFile))
+        this.#unavailableReason = undefined
+        return hash
+      } catch (error) {
+        this.#unavailableReason = error instanceof Error ? error.message : String(error)
+        return undefined
+      }
+    })
+  }
+
+  patch(hash: string): Promise<Snapshot.Patch> {
+    return this.#withStates([hash], async (context) => {
+      const files = await withPrivateIndex(context.gitDir, async (indexFile) => {
+        await stage(context, indexFile)
+        return changedFiles(context, hash, indexFile)
+      })
+      return { hash, files }
+    })
+  }
+
+  diff(from: string, to?: string): Promise<Snapshot.FileDiff[]> {
+    return this.#withStates(to === undefined ? [from] : [from, to], async (context) => {
+      const target =
+        to ?? (await withPrivateIndex(context.gitDir, (indexFile) => recordTree(context, indexFile)))
+      return treeDiff(context, from, target)
+    })
+  }
+
+  restore(hash: string): Promise<void> {
+    return this.#withStates([hash], (context) =>
+      withPrivateIndex(context.gitDir, (indexFile) => restoreState(context, hash, indexFile)),
+    )
+  }
+
+  async revert(patches: readonly Snapshot.Patch[]): Promise<void> {
+    const plan = planRevert(parseInput("patches", Patches, patches))
+    if (plan.size === 0) return
+    return this.#withStates([...plan.keys()], async (context) => {
+      await withPrivateIndex(context.gitDir, (indexFile) => revertFiles(context, plan, indexFile))
+    })
+  }
+
+  /**
+   * Runs `operation` in turn, once the git dir is ready, refusing a hash that is not one and
+   * explaining a git failure caused by a hash this history does not hold.
+   */
+  #withStates<T>(hashes: readonly unknown[], operation: (context: GitContext) => Promise<T>): Promise<T> {
+    return this.#queue.run(async () => {
+      for (const hash of hashes) {
+        parseInput("snapshot hash", z.string(), hash)
+        if (!HASH.test(hash as string)) throw unknownState(hash)
+      }
+      const context = await this.#open()
+      try {
+        return await operation(context)
+      } catch (error) {
+        if (!GitCommandError.isInstance(error)) throw error
+        for (const hash of hashes)
+          if (!(await isTree(context, hash as string))) throw unknownState(hash, error)
+        throw error
+      }
+    })
+  }
+
+  /** The git dir, initialised on first use; tried again on the next call when that failed. */
+  async #open(): Promise<GitContext> {
+    this.#repository ??= openRepository({
+      directory: this.#directory,
+      dataDir: this.#dataDir,
+      binary: this.#binary,
+      env: process.env,
+    })
+    try {
+      return await this.#repository
+    } catch (error) {
+      this.#repository = undefined
+      throw error
+    }
+  }
+}
+
+async function isTree(context: GitContext, hash: string): Promise<boolean> {
+  const { exitCode } = await runGit(context, ["cat-file", "-e", `${hash}^{tree}`], { allowFailure: true })
+  return exitCode === 0
+}
+
+function unknownState(hash: unknown, cause?: unknown): SnapshotUnavailableError {
+  return new SnapshotUnavailableError({ message: `Unknown snapshot state: ${quote(hash)}` }, { cause })
+}

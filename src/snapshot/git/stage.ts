@@ -1,0 +1,67 @@
+import { lstat } from "node:fs/promises"
+import path from "node:path"
+import { GitCommandError } from "./git-command-error.js"
+import { type GitContext, runGit } from "./git-process.js"
+import { joinNul, splitNul } from "./nul.js"
+
+/** Untracked files larger than this are left out: build outputs, data sets, media. */
+export const LARGE_FILE_LIMIT = 2 * 1024 * 1024
+
+/** How many files are stat'ed at once: enough to keep libuv's pool busy, not a flood. */
+const STAT_BATCH = 256
+
+/**
+ * Records the work tree in `indexFile` and returns the tree's hash. Ignored files stay out
+ * (git reads the work tree's `.gitignore` files), and so do untracked files over
+ * LARGE_FILE_LIMIT and nested repositories (see untrackedToSkip).
+ */
+export async function recordTree(context: GitContext, indexFile: string): Promise<string> {
+  await stage(context, indexFile)
+  const { stdout } = await runGit(context, ["write-tree"], { indexFile })
+  return stdout.toString("utf8").trim()
+}
+
+/** Adds, updates and removes index entries until the index matches the work tree. */
+export async function stage(context: GitContext, indexFile: string): Promise<void> {
+  const { stdout } = await runGit(context, ["ls-files", "-z", "--others", "--exclude-standard"], {
+    indexFile,
+  })
+  const skipped = await untrackedToSkip(context.workTree, splitNul(stdout))
+  // Pathspecs go on stdin, so any number of exclusions fits; `literal` keeps `*` in a name literal.
+  const pathspecs = [":(top)", ...skipped.map((file) => `:(exclude,literal)${file}`)]
+  // A file git cannot read (another user's, mode 600) is left out rather than failing the whole
+  // snapshot: with --ignore-errors git still writes the index and says so with exit code 1.
+  const add = ["add", "--all", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"]
+  const { exitCode, stderr } = await runGit(context, add, {
+    indexFile,
+    input: joinNul(pathspecs),
+    allowFailure: true,
+  })
+  if (exitCode > 1) throw GitCommandError.of("add", exitCode, stderr)
+}
+
+/**
+ * The untracked entries `git add` must not take: files over LARGE_FILE_LIMIT, and nested
+ * repositories (listed by git with a trailing `/`), which git would record as a bare commit
+ * pointer, or refuse outright when they have no commit yet.
+ */
+async function untrackedToSkip(workTree: string, untracked: readonly string[]): Promise<string[]> {
+  const skipped = untracked.filter((file) => file.endsWith("/"))
+  const files = untracked.filter((file) => !file.endsWith("/"))
+  for (let start = 0; start < files.length; start += STAT_BATCH) {
+    const batch = files.slice(start, start + STAT_BATCH)
+    const sizes = await Promise.all(batch.map((file) => sizeOf(path.join(workTree, file))))
+    batch.forEach((file, index) => {
+      if (sizes[index]! > LARGE_FILE_LIMIT) skipped.push(file)
+    })
+  }
+  return skipped
+}
+
+/** The file's size; 0 when it vanished since git listed it (git add then records its absence). */
+async function sizeOf(file: string): Promise<number> {
+  return lstat(file).then(
+    (stats) => stats.size,
+    () => 0,
+  )
+}

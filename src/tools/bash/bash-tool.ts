@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto"
+import { homedir, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { z } from "zod"
+import { type Context, define, type Info } from "../../tool/tool.js"
+import type { Operations } from "../operations.js"
+import { askToRun } from "./ask.js"
+import { bashDescription } from "./description.js"
+import { WorkdirError } from "./errors.js"
+import { createOutputBuffer } from "./output-buffer.js"
+import { createShellParser } from "./parser.js"
+import { createProgress } from "./progress.js"
+import { METADATA_BYTES, report } from "./report.js"
+
+export const DEFAULT_TIMEOUT_MS = 2 * 60 * 1000
+export const MAX_TIMEOUT_MS = 10 * 60 * 1000
+
+export type BashToolOptions = {
+  /** The project directory: commands run here, and paths outside it ask `external_directory`. */
+  directory: string
+  /** Where commands run and files are read and written: the local machine, a container… */
+  operations: Operations
+  /** How long a command may run when the model gives no timeout; default 2 minutes. */
+  timeoutMs?: number
+  /**
+   * Where the full output of a truncated command is saved, through `operations`; default a new
+   * folder `agentloop-bash-<random>` in the OS temp directory.
+   */
+  outputDir?: string
+  /** What `~` and `$HOME` stand for in path arguments; default the current user's home. */
+  home?: string
+}
+
+const BashParameters = z.object({
+  command: z.string().min(1).describe("The command to run"),
+  timeout: z.number().int().positive().optional().describe("Optional timeout in milliseconds"),
+  description: z
+    .string()
+    .describe("What the command does in 5-10 words, e.g. 'Shows working tree status' for git status"),
+  workdir: z
+    .string()
+    .optional()
+    .describe("The directory to run the command in; default the project directory. Use instead of cd."),
+})
+
+export type BashParameters = z.infer<typeof BashParameters>
+
+/** The `bash` tool: runs a command line after asking permission for every command in it. */
+export function bashTool(options: BashToolOptions): Info<typeof BashParameters> {
+  const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  const parser = createShellParser()
+  const outputDir = options.outputDir ?? join(tmpdir(), `agentloop-bash-${randomBytes(6).toString("hex")}`)
+  const home = options.home ?? homedir()
+
+  return define("bash", {
+    description: bashDescription({ defaultTimeoutMs, maxTimeoutMs: MAX_TIMEOUT_MS }),
+    parameters: BashParameters,
+    async execute(args, context) {
+      const workdir = resolve(options.directory, args.workdir ?? ".")
+      const { operations, directory } = options
+      if ((await operations.stat(workdir))?.type !== "directory") throw WorkdirError.notADirectory(workdir)
+      const parse = await parser()
+      await askToRun(context, { ...args, directory, workdir, home, operations, parse })
+      const timeoutMs = Math.min(args.timeout ?? defaultTimeoutMs, Math.max(MAX_TIMEOUT_MS, defaultTimeoutMs))
+      const saved = await run(options.operations, args, { workdir, timeoutMs, context, outputDir })
+      return { title: args.description, ...saved }
+    },
+  })
+}
+
+async function run(
+  operations: Operations,
+  args: BashParameters,
+  at: { workdir: string; timeoutMs: number; context: Context; outputDir: string },
+) {
+  const { context, timeoutMs } = at
+  const buffer = createOutputBuffer()
+  const progress = createProgress(context, args.description)
+  await progress.start()
+  const result = await operations.exec(args.command, {
+    cwd: at.workdir,
+    signal: context.abort,
+    timeoutMs,
+    onData(text) {
+      buffer.append(text)
+      progress.update(() => buffer.tail(METADATA_BYTES))
+    },
+  })
+  await progress.settled()
+  return report(buffer, { ...result, timeoutMs, description: args.description }, async (text) => {
+    const path = join(
+      at.outputDir,
+      `${context.callID.replace(/[^\w-]/g, "_")}-${randomBytes(4).toString("hex")}.txt`,
+    )
+    await operations.writeFile(path, text)
+    return path
+  })
+}

@@ -1,0 +1,47 @@
+import type { Info } from "../tool/tool.js"
+import { bashTool } from "./bash/index.js"
+import { editTool } from "./edit.js"
+import { globTool } from "./glob.js"
+import { grepTool } from "./grep.js"
+import { listTool } from "./list.js"
+import { localOperations } from "./local-operations.js"
+import type { Operations } from "./operations.js"
+import { readTool } from "./read.js"
+import { ripgrepProbe } from "./ripgrep.js"
+import { writeTool } from "./write.js"
+
+export type CodingToolsOptions = {
+  /**
+   * The directory the tools work in: relative paths resolve against it, permission patterns are
+   * relative to it, and a path outside it asks `external_directory`. Default: process.cwd().
+   * Pass the runtime's `directory` when it has one; the tools cannot see the runtime.
+   */
+  directory?: string
+  /** Where files are read and commands run. Default: this machine (`localOperations`). */
+  operations?: Operations
+  bash?: { timeoutMs?: number }
+}
+
+/**
+ * The built-in coding tools, bound to one directory and one set of operations: read, write,
+ * edit, glob, grep, list and bash. Each asks its permission on every call.
+ */
+export function codingTools(options: CodingToolsOptions = {}): Info[] {
+  const directory = options.directory ?? process.cwd()
+  const operations = options.operations ?? localOperations
+  const shared = { directory, operations }
+  // Probed once for these tools, on the machine the operations reach, when grep first runs.
+  const hasRipgrep = ripgrepProbe(operations, directory)
+  return [
+    readTool(shared),
+    writeTool(shared),
+    editTool(shared),
+    globTool(shared),
+    grepTool({ ...shared, hasRipgrep }),
+    listTool(shared),
+    bashTool({
+      ...shared,
+      ...(options.bash?.timeoutMs !== undefined ? { timeoutMs: options.bash.timeoutMs } : {}),
+    }),
+  ]
+}

@@ -1,0 +1,71 @@
+import { z } from "zod"
+import { NamedError } from "../error/named-error.js"
+
+const FileNotFoundData = z.object({
+  message: z.string(),
+  path: z.string(),
+  /** Names in the same directory that look like what was asked for. */
+  suggestions: z.array(z.string()),
+})
+
+/** The file a tool was asked for does not exist; the message lists similar names the model may have meant. */
+export class FileNotFoundError extends NamedError<"FileNotFoundError", z.infer<typeof FileNotFoundData>> {
+  static override readonly errorName = "FileNotFoundError"
+  static readonly Schema = z.object({ name: z.literal("FileNotFoundError"), data: FileNotFoundData })
+
+  static of(path: string, suggestions: string[] = []): FileNotFoundError {
+    const hint = suggestions.length > 0 ? `\n\nDid you mean one of these?\n${suggestions.join("\n")}` : ""
+    return new FileNotFoundError({ message: `File not found: ${path}${hint}`, path, suggestions })
+  }
+}
+
+const FileKindData = z.object({
+  message: z.string(),
+  path: z.string(),
+  /** What the tool found there. */
+  kind: z.enum(["binary", "directory", "not-a-file", "too-large", "not-utf8"]),
+})
+
+/** The path exists but holds something the tool cannot work with (binary data, a directory, a huge file). */
+export class UnsupportedFileError extends NamedError<"UnsupportedFileError", z.infer<typeof FileKindData>> {
+  static override readonly errorName = "UnsupportedFileError"
+  static readonly Schema = z.object({ name: z.literal("UnsupportedFileError"), data: FileKindData })
+
+  static of(path: string, kind: z.infer<typeof FileKindData>["kind"], detail: string): UnsupportedFileError {
+    return new UnsupportedFileError({ message: `${detail}: ${path}`, path, kind })
+  }
+}
+
+const EditFailedData = z.object({
+  message: z.string(),
+  path: z.string(),
+  reason: z.enum(["not-found", "ambiguous", "no-change"]),
+})
+
+/** An edit that cannot be applied as asked: oldString is missing, matches several places, or changes nothing. */
+export class EditFailedError extends NamedError<"EditFailedError", z.infer<typeof EditFailedData>> {
+  static override readonly errorName = "EditFailedError"
+  static readonly Schema = z.object({ name: z.literal("EditFailedError"), data: EditFailedData })
+}
+
+const UnsafePathData = z.object({ message: z.string(), path: z.string() })
+
+/**
+ * A path whose destination cannot be known before acting on it, such as a symbolic link whose
+ * target the operations cannot resolve: following it could land anywhere, so the tool refuses.
+ */
+export class UnsafePathError extends NamedError<"UnsafePathError", z.infer<typeof UnsafePathData>> {
+  static override readonly errorName = "UnsafePathError"
+  static readonly Schema = z.object({ name: z.literal("UnsafePathError"), data: UnsafePathData })
+}
+
+const InvalidPatternData = z.object({ message: z.string(), pattern: z.string() })
+
+/** A glob or regular expression the model gave cannot be used (bad syntax, or it reaches out of the directory). */
+export class InvalidPatternError extends NamedError<
+  "InvalidPatternError",
+  z.infer<typeof InvalidPatternData>
+> {
+  static override readonly errorName = "InvalidPatternError"
+  static readonly Schema = z.object({ name: z.literal("InvalidPatternError"), data: InvalidPatternData })
+}

@@ -1,0 +1,25 @@
+export {
+  type BashParameters,
+  type BashToolOptions,
+  bashTool,
+  localExec,
+  ShellParserError,
+  WorkdirError,
+} from "./bash/index.js"
+export { type CodingToolsOptions, codingTools } from "./coding-tools.js"
+export { editTool } from "./edit.js"
+export {
+  EditFailedError,
+  FileNotFoundError,
+  InvalidPatternError,
+  UnsafePathError,
+  UnsupportedFileError,
+} from "./errors.js"
+export { globTool } from "./glob.js"
+export { type GrepOptions, grepTool } from "./grep.js"
+export { listTool } from "./list.js"
+export { localOperations } from "./local-operations.js"
+export type { DirectoryEntry, ExecOptions, ExecResult, FileStat, Operations } from "./operations.js"
+export type { PathOptions as FileToolOptions } from "./paths.js"
+export { readTool } from "./read.js"
+export { writeTool } from "./write.js"

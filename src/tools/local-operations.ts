@@ -1,0 +1,94 @@
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { glob } from "tinyglobby"
+import { localExec } from "./bash/local-exec.js"
+import type { DirectoryEntry, FileStat, Operations } from "./operations.js"
+
+// More links than this in one resolution is a loop (Linux stops at 40 too).
+const MAX_LINKS = 40
+
+/** The coding tools' operations on this machine: node:fs, tinyglobby, and a local shell. */
+export const localOperations: Operations = {
+  async readFile(file, options) {
+    return new Uint8Array(await fs.readFile(file, { signal: options?.signal }))
+  },
+
+  async writeFile(file, data, options) {
+    await fs.mkdir(path.dirname(file), { recursive: true })
+    await fs.writeFile(file, data, { signal: options?.signal })
+  },
+
+  async stat(file) {
+    try {
+      return toStat(await fs.stat(file))
+    } catch (error) {
+      if (isMissing(error)) return undefined
+      throw error
+    }
+  },
+
+  realpath: (file) => resolveLinks(path.resolve(file), 0),
+
+  async list(directory) {
+    const entries = await fs.readdir(directory, { withFileTypes: true })
+    return entries.map((entry) => ({ name: entry.name, type: entryType(entry) }))
+  },
+
+  async glob(pattern, options) {
+    const found = await glob(pattern, {
+      cwd: options.cwd,
+      ignore: options.ignore ?? [],
+      // Dotfiles (.github, .env.example) are part of a project; what to skip comes from `ignore`.
+      dot: true,
+      // A pattern names files: "src" must not silently become "src/**".
+      expandDirectories: false,
+      // Following links could walk out of `cwd` (or loop); tools resolve links themselves.
+      followSymbolicLinks: false,
+      ...(options.signal ? { signal: options.signal } : {}),
+    })
+    // A pattern may climb out with "../": what lies outside `cwd` is not this glob's to report.
+    const inside = found.filter((file) => !file.split("/").includes(".."))
+    return options.limit === undefined ? inside : inside.slice(0, options.limit)
+  },
+
+  exec: (command, options) => localExec(command, options),
+}
+
+/**
+ * The path with every link resolved, as far as it exists: a missing tail is appended to its
+ * resolved parent, and a link whose target is missing is followed by reading the link, so that
+ * writing through it cannot land somewhere the caller did not see.
+ */
+async function resolveLinks(file: string, links: number): Promise<string> {
+  try {
+    return await fs.realpath(file)
+  } catch (error) {
+    if (!isMissing(error)) throw error
+  }
+  const parent = path.dirname(file)
+  if (parent === file) return file
+  const realParent = await resolveLinks(parent, links)
+  const target = await fs.readlink(file).catch(() => undefined)
+  if (target === undefined) return path.join(realParent, path.basename(file))
+  if (links >= MAX_LINKS)
+    throw Object.assign(new Error(`Too many symbolic links: ${file}`), { code: "ELOOP" })
+  return resolveLinks(path.resolve(realParent, target), links + 1)
+}
+
+function toStat(stats: import("node:fs").Stats): FileStat {
+  const type = stats.isFile() ? "file" : stats.isDirectory() ? "directory" : "other"
+  return { type, size: stats.size, mtimeMs: stats.mtimeMs }
+}
+
+function entryType(entry: import("node:fs").Dirent): DirectoryEntry["type"] {
+  if (entry.isSymbolicLink()) return "symlink"
+  if (entry.isFile()) return "file"
+  if (entry.isDirectory()) return "directory"
+  return "other"
+}
+
+// ENOTDIR: a file stands where a directory was expected, so the path does not exist either.
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === "ENOENT" || code === "ENOTDIR"
+}

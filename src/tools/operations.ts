@@ -1,0 +1,44 @@
+/**
+ * Where the coding tools act: files and processes. The tools resolve paths, check permissions
+ * and format output themselves, and do the work through this port, so a host can point them at
+ * a sandbox, a container or a remote machine. Paths given to it are absolute and already
+ * resolved by the tool.
+ */
+export interface Operations {
+  /** The file's bytes; rejects when it does not exist or is not a file. */
+  readFile(path: string, options?: { signal?: AbortSignal }): Promise<Uint8Array>
+  /** Writes the file, creating missing parent directories. */
+  writeFile(path: string, data: Uint8Array | string, options?: { signal?: AbortSignal }): Promise<void>
+  /** What is at the path (symlinks followed), or undefined when nothing is. */
+  stat(path: string): Promise<FileStat | undefined>
+  /** The path with every symlink resolved, as far as it exists. */
+  realpath(path: string): Promise<string>
+  /** The entries of a directory (not recursive). */
+  list(path: string, options?: { signal?: AbortSignal }): Promise<DirectoryEntry[]>
+  /**
+   * Files under `cwd` matching the glob `pattern`, as paths relative to `cwd`, skipping what
+   * `ignore` (globs) names; at most `limit`.
+   */
+  glob(
+    pattern: string,
+    options: { cwd: string; ignore?: string[]; limit?: number; signal?: AbortSignal },
+  ): Promise<string[]>
+  /**
+   * Runs a shell command in `cwd`. Output (stdout and stderr interleaved) goes to `onData` as it
+   * arrives. On abort or after `timeoutMs` the whole process tree is killed and the promise
+   * resolves with `aborted` or `timedOut` set.
+   */
+  exec(command: string, options: ExecOptions): Promise<ExecResult>
+}
+
+export type FileStat = { type: "file" | "directory" | "other"; size: number; mtimeMs: number }
+export type DirectoryEntry = { name: string; type: "file" | "directory" | "symlink" | "other" }
+
+export type ExecOptions = {
+  cwd: string
+  signal: AbortSignal
+  timeoutMs?: number
+  env?: Record<string, string>
+  onData(chunk: string): void
+}
+export type ExecResult = { exitCode: number | null; timedOut: boolean; aborted: boolean }
