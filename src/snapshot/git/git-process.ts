@@ -68,6 +68,13 @@ export function gitEnvironment(base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   }
 }
 
+/**
+ * The longest one git command may take: a first record of a large tree takes seconds, and a
+ * git stuck on a hung file system must not hold a step's tools (which wait for its snapshot)
+ * forever. Killed, the command fails, and `track()` answers undefined.
+ */
+const COMMAND_TIMEOUT_MS = 120_000
+
 /** Runs `git <args>` on our git dir and the work tree, from the work tree's root. */
 export function runGit(context: GitContext, args: readonly string[], options: GitOptions = {}) {
   const env = options.indexFile ? { ...context.env, GIT_INDEX_FILE: options.indexFile } : context.env
@@ -93,7 +100,13 @@ function spawnGit(
 ): Promise<GitResult> {
   const name = commandName(args)
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { cwd, env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true })
+    const child = spawn(binary, args, {
+      cwd,
+      env,
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+      timeout: COMMAND_TIMEOUT_MS,
+    })
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk))
