@@ -1,5 +1,5 @@
 import type { Info as AgentInfo } from "./agent/info.js"
-import { defaultAgent, resolveAgents } from "./agent/resolve.js"
+import { defaultAgent, getAgent, resolveAgents } from "./agent/resolve.js"
 import { createAskServices } from "./ask/services.js"
 import { type Bus, createBus, type Events } from "./bus/bus.js"
 import { CompactionConfig } from "./compaction/config.js"
@@ -20,6 +20,9 @@ import { createSessionService, type SessionService } from "./session/service.js"
 import { createSummary, type Summary } from "./session/summary.js"
 import { createProviderStream } from "./spec/provider-stream.js"
 import { MemoryStorage } from "./storage/memory.js"
+import type { TaskDeps } from "./task/deps.js"
+import { runTask } from "./task/run-task.js"
+import { createTaskTool } from "./task/tool.js"
 import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
 
 type Loop = ReturnType<typeof createLoop>
@@ -34,7 +37,7 @@ export type Runtime = {
   /** The agents: built-ins merged with `options.agents`. */
   agents: Record<string, AgentInfo>
   session: SessionService & {
-    prompt: Loop["prompt"]
+    prompt(input: Parameters<Loop["prompt"]>[0]): ReturnType<Loop["prompt"]>
     loop: Loop["loop"]
     cancel: Loop["cancel"]
     status: Loop["status"]
@@ -99,7 +102,20 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const reverts = createRevert(fileHistory, summary)
   const agents = resolveAgents(parsed.agents as Record<string, Partial<AgentInfo>> | undefined)
   const defaultAgentName = defaultAgent(agents, parsed.defaultAgent).name
-  const tools = createToolRegistry([createQuestionTool(question.ask), ...(parsed.tools ?? [])])
+  const taskDeps: TaskDeps = {
+    agents,
+    storage,
+    bus,
+    session: sessions,
+    prompt: ({ signal, ...input }) => loop.prompt(input, { child: { signal } }),
+    rulesFor: async (sessionID, agent) =>
+      loop.rulesFor(await sessions.get(sessionID), getAgent(agents, agent)),
+  }
+  const tools = createToolRegistry([
+    createQuestionTool(question.ask),
+    createTaskTool(taskDeps),
+    ...(parsed.tools ?? []),
+  ])
   const loop = createLoop({
     storage,
     bus,
@@ -111,6 +127,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     tools,
     snapshot: parsed.snapshot,
     files: { cleanup: reverts.cleanup, summarize: summary.summarize },
+    runTask: (args, context, model) => runTask(taskDeps, args, context, { ask: false, model }),
     status: createStatusRegistry(bus),
     retry: RetryOptions.parse(parsed.retry ?? {}),
     streamIdleTimeoutMs: parsed.streamIdleTimeoutMs,
@@ -131,7 +148,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     agents,
     session: {
       ...sessions,
-      prompt: loop.prompt,
+      prompt: (input) => loop.prompt(input),
       loop: loop.loop,
       cancel: loop.cancel,
       status: loop.status,

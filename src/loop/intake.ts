@@ -6,7 +6,7 @@ import type { Model } from "../provider/provider.js"
 import { isDefaultTitle } from "../session/title.js"
 import { abortable } from "./abortable.js"
 import type { LoopContext } from "./context.js"
-import { assertNewMessageID, assertPromptable } from "./prompt-checks.js"
+import { assertNewMessageID, assertPromptable, assertStartable } from "./prompt-checks.js"
 import { PromptInput, type PromptInput as PromptInputType, type PromptPart } from "./prompt-input.js"
 import type { RunRegistry } from "./run-registry.js"
 
@@ -26,13 +26,22 @@ export function createIntake(
 ) {
   const { deps } = context
 
-  async function prompt(input: PromptInputType): Promise<WithParts> {
+  /**
+   * `options.child`: the task tool prompting a child session, whose agent is a sub-agent and
+   * whose run the caller's `signal` cancels.
+   */
+  async function prompt(
+    input: PromptInputType,
+    options: { child?: { signal: AbortSignal } } = {},
+  ): Promise<WithParts> {
     deps.assertOpen()
     const parsed = parseInput("session.prompt input", PromptInput, input)
     const session = await deps.session.get(parsed.sessionID)
     const agentPart = parsed.parts.findLast((part) => part.type === "agent")
     const agent = context.agentOf(parsed.agent ?? agentPart?.name ?? deps.defaultAgent)
-    assertPromptable(agent)
+    if (options.child) assertStartable(agent)
+    else assertPromptable(agent)
+    for (const part of parsed.parts) if (part.type === "subtask") assertStartable(context.agentOf(part.agent))
     const model = parsed.model ?? agent.model ?? refOf(context.provider().defaultModel())
     context.provider().getModel(model)
 
@@ -64,7 +73,9 @@ export function createIntake(
       running.incoming.push(message)
       return running.done
     }
-    return runs.start(session.id)
+    const done = runs.start(session.id)
+    if (options.child) cancelWith(options.child.signal, runs.get(session.id)!.abort, done)
+    return done
   }
 
   function toPart(part: PromptPart, sessionID: string, messageID: string): Part {
@@ -95,6 +106,14 @@ export function createIntake(
   }
 
   return { prompt, loop, compact }
+}
+
+/** The caller's abort cancels the run as `cancel` does; the listener goes when the run ends. */
+function cancelWith(signal: AbortSignal, run: AbortController, done: Promise<unknown>): void {
+  if (signal.aborted) return run.abort()
+  const cancel = () => run.abort()
+  signal.addEventListener("abort", cancel, { once: true })
+  void done.finally(() => signal.removeEventListener("abort", cancel)).catch(() => undefined)
 }
 
 function refOf(model: Model) {

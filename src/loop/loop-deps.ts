@@ -1,6 +1,7 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
 import type { CompactionConfig } from "../compaction/config.js"
+import type { ModelRef } from "../message/part.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { PermissionService } from "../permission/service.js"
 import type { ModelStream } from "../processor/model-stream.js"
@@ -9,6 +10,7 @@ import type { SessionService } from "../session/service.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { Storage } from "../storage/port.js"
 import type { ToolRegistry } from "../tool/registry.js"
+import type { Context, Result } from "../tool/tool.js"
 import type { Hooks } from "./hooks.js"
 import type { StatusRegistry } from "./status-registry.js"
 
@@ -23,6 +25,12 @@ export type LoopDeps = {
   defaultAgent: string
   tools: ToolRegistry
   snapshot: Snapshot | undefined
+  /** Runs a task with a sub-agent for a subtask part (the built-in task tool's work, without its ask). */
+  runTask(
+    args: { description: string; prompt: string; subagent_type: string },
+    context: Context,
+    model: ModelRef | undefined,
+  ): Promise<Result>
   /** File history around runs: a revert made final before new work, each turn's diff after it. */
   files: {
     cleanup(sessionID: string): Promise<void>

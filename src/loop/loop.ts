@@ -27,6 +27,7 @@ export function createLoop(deps: LoopDeps) {
     resume: runs.resume,
     repairIfIdle: runs.repairIfIdle,
     stop: runs.stop,
+    rulesFor: context.rulesFor,
     /** Running, or with tool calls a stopped process left waiting for an answer. */
     async isBusy(sessionID: string): Promise<boolean> {
       return runs.get(sessionID) !== undefined || (await deps.asks.storedCalls(sessionID)).size > 0

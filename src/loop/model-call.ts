@@ -146,7 +146,7 @@ export function createModelCall(deps: LoopDeps) {
     }
   }
 
-  return { call, fail, aborted }
+  return { call, fail, aborted, newAssistant }
 }
 
 export type ModelCall = ReturnType<typeof createModelCall>

@@ -2,6 +2,7 @@ import type { Info as AgentInfo } from "../agent/info.js"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { maxID, sessionFloor } from "../session/floor.js"
 import type { Storage } from "../storage/port.js"
+import { NotASubagentError } from "../task/errors.js"
 
 /**
  * A caller-chosen message ID must be new and sort after the session's history: an existing ID
@@ -25,6 +26,15 @@ export function assertPromptable(agent: AgentInfo): void {
   if (agent.hidden) throw invalid("agent", `agent "${agent.name}" is internal and cannot be prompted`)
   if (agent.mode === "subagent")
     throw invalid("agent", `agent "${agent.name}" is a sub-agent; prompt a primary agent, which can start it`)
+}
+
+/** Who the task tool and subtask parts may start: sub-agents and agents for both roles. */
+export function assertStartable(agent: AgentInfo): void {
+  if (agent.hidden || agent.mode === "primary")
+    throw new NotASubagentError({
+      agent: agent.name,
+      message: `agent "${agent.name}" is ${agent.hidden ? "internal" : "a primary agent"}, not a sub-agent`,
+    })
 }
 
 function invalid(path: string, message: string): InvalidInputError {

@@ -21,6 +21,8 @@ const PromptPart = z.discriminatedUnion("type", [
     prompt: z.string().min(1),
     description: z.string(),
     agent: z.string().min(1),
+    /** The model the sub-agent runs on; default its own, else this prompt's. */
+    model: ModelRef.optional(),
   }),
 ])
 export type PromptPart = z.infer<typeof PromptPart>

@@ -11,6 +11,7 @@ import { finishedSinceCompaction, isFinal, overflowError } from "./exit-rule.js"
 import { NoUserMessageError } from "./loop-errors.js"
 import type { RunState } from "./run-state.js"
 import { step } from "./step.js"
+import { pendingSubtasks, runSubtask } from "./subtask.js"
 
 /**
  * A run on a loaded history: a compaction first when the host asked for one, then steps until
@@ -82,6 +83,13 @@ async function runSteps(
     const target = { sessionID, agent: userInfo.agent, model: userInfo.model }
     if (finished && isOverflow({ tokens: finished.tokens, model: model.info, config: deps.compaction })) {
       history.push(await compaction.request({ ...target, history, auto: true }))
+      continue
+    }
+
+    const [subtask] = pendingSubtasks(history, user)
+    if (subtask) {
+      history.push(await runSubtask(context, { sessionID, abort, user: userInfo, part: subtask }))
+      if (abort.aborted) return history.at(-1)!
       continue
     }
 

@@ -23,6 +23,7 @@ import {
   type UpdateInput as UpdateInputType,
 } from "./input.js"
 import { createSlug } from "./slug.js"
+import { addTokens, type TreeUsage, treeUsage } from "./tree-usage.js"
 import { defaultTitle, forkTitle } from "./title.js"
 import { createMessageWriters } from "./writers.js"
 
@@ -184,9 +185,15 @@ export function createSessionService(deps: SessionDeps) {
     return info
   }
 
+  /** Cost and tokens of the session, and with its sub-agents' sessions. */
+  async function usage(sessionID: string): Promise<TreeUsage> {
+    return treeUsage(storage, await get(sessionID))
+  }
+
   return {
     create,
     get,
+    usage,
     list,
     children,
     update,
@@ -211,11 +218,3 @@ function totalsOf(messages: readonly WithParts[]): Pick<Info, "cost" | "tokens">
   return { cost: cost.toNumber(), tokens }
 }
 
-function addTokens(a: Tokens, b: Tokens): Tokens {
-  return {
-    input: a.input + b.input,
-    output: a.output + b.output,
-    reasoning: a.reasoning + b.reasoning,
-    cache: { read: a.cache.read + b.cache.read, write: a.cache.write + b.cache.write },
-  }
-}

@@ -97,9 +97,10 @@ describe("Tool registry", () => {
     expect(runtime.tools.get("bash")?.description).toBe("replaced")
     const ruleset = Permission.fromConfig({ edit: "deny" })
     const ids = (tools: Tool.Info[]) => tools.map((tool) => tool.id)
-    // The built-in question tool comes first.
-    expect(ids(runtime.tools.enabled({ ruleset }))).toEqual(["question", "bash", "read"])
+    // The built-in question and task tools come first.
+    expect(ids(runtime.tools.enabled({ ruleset }))).toEqual(["question", "task", "bash", "read"])
     expect(ids(runtime.tools.enabled({ ruleset: [], switches: { read: false, question: false } }))).toEqual([
+      "task",
       "bash",
       "edit",
       "write",

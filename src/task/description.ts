@@ -1,0 +1,26 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+
+/** The agents a task can start: sub-agents and agents for both roles, never the internal ones. */
+export function startable(agents: Record<string, AgentInfo>): AgentInfo[] {
+  return Object.values(agents).filter((agent) => !agent.hidden && agent.mode !== "primary")
+}
+
+/** The task tool's description, listing the sub-agents it can start. */
+export function taskDescription(agents: Record<string, AgentInfo>): string {
+  const list = startable(agents)
+    .map((agent) => `- ${agent.name}: ${agent.description ?? "(no description)"}`)
+    .join("\n")
+  return `Start a sub-agent that works on a task on its own, in a session of its own, and returns its final answer.
+
+Available sub-agents (subagent_type):
+${list || "(none)"}
+
+When to use it:
+- A task that takes many searches or steps whose details you do not need afterwards: the sub-agent does them and reports back, which keeps your own context small.
+- Independent tasks: start several in one step (several task calls at once) and they run in parallel.
+
+How to use it:
+- Give a short description (3-5 words) and a prompt that stands on its own: the sub-agent sees nothing of this conversation. Say exactly what it should do and what it should report.
+- The answer comes back to you, not to the user: tell the user what matters in it.
+- To continue an earlier task with its context, pass its task_id.`
+}
