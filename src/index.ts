@@ -37,6 +37,7 @@ export {
   type Storage,
   type StorageWrite,
 } from "./storage/index.js"
+export { NotASubagentError } from "./task/errors.js"
 export {
   OpenTelemetryNotInstalledError,
   type TelemetrySettings,

@@ -55,4 +55,12 @@ describe("examples", () => {
     expect(stdout).toContain('After revert to before turn 2: export const greet = () => "hello"')
     expect(stdout).toContain('After unrevert: export const greet = () => "hello, world"')
   }, 30_000)
+
+  it("delegate: two sub-agents run side by side in child sessions and the parent sums up", async () => {
+    const stdout = await run("examples/delegate.ts")
+    expect(stdout).toContain("[child session] Population of Lisbon (@general sub-agent)")
+    expect(stdout).toContain("Population of Porto (@general sub-agent): Porto has 232,000 inhabitants.")
+    expect(stdout).toContain("Parent: Both lookups are back")
+    expect(stdout).toContain("Cost: $0.007500 for the parent, $0.022500 with its sub-agents")
+  }, 30_000)
 })
