@@ -43,5 +43,6 @@ export {
   type TelemetrySettings,
   type Tracer,
 } from "./telemetry/index.js"
+export { Todo } from "./todo/index.js"
 export { Tool } from "./tool/index.js"
 export { VERSION } from "./version.js"

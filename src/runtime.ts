@@ -23,6 +23,8 @@ import { MemoryStorage } from "./storage/memory.js"
 import type { TaskDeps } from "./task/deps.js"
 import { runTask } from "./task/run-task.js"
 import { createTaskTool } from "./task/tool.js"
+import { createTodos, type Todos } from "./todo/todos.js"
+import { createTodoTools } from "./todo/tools.js"
 import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
 
 type Loop = ReturnType<typeof createLoop>
@@ -48,6 +50,8 @@ export type Runtime = {
     unrevert: Revert["unrevert"]
     /** What the session's steps changed in the files, or one message's turn. */
     diff: Summary["diff"]
+    /** The session's to-do list, [] until the model writes one. */
+    todos: Todos["get"]
   }
   permission: Pick<PermissionService, "ask" | "list" | "reply">
   question: Pick<QuestionService, "ask" | "list" | "reply" | "reject">
@@ -100,6 +104,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   }
   const summary = createSummary(fileHistory)
   const reverts = createRevert(fileHistory, summary)
+  const todos = createTodos({ storage, bus, assertOpen })
   const agents = resolveAgents(parsed.agents as Record<string, Partial<AgentInfo>> | undefined)
   const defaultAgentName = defaultAgent(agents, parsed.defaultAgent).name
   const taskDeps: TaskDeps = {
@@ -114,6 +119,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const tools = createToolRegistry([
     createQuestionTool(question.ask),
     createTaskTool(taskDeps),
+    ...createTodoTools(todos),
     ...(parsed.tools ?? []),
   ])
   const loop = createLoop({
@@ -156,6 +162,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       revert: reverts.revert,
       unrevert: reverts.unrevert,
       diff: summary.diff,
+      todos: todos.get,
       async remove(sessionID: string): Promise<void> {
         // A loop still running would write into a session that no longer exists. A Set, so that
         // parent links that loop (stored before cycles were refused) end the walk.

@@ -19,6 +19,7 @@ import {
   type UnrevertInput as UnrevertInputType,
 } from "./input.js"
 import type { Summary } from "./summary.js"
+import { revertKey } from "./values.js"
 
 /**
  * The file work a revert or unrevert still has to do, stored before any file is touched: a
@@ -28,8 +29,6 @@ import type { Summary } from "./summary.js"
 type Pending =
   | { type: "revert"; restore?: string; patches: Snapshot.Patch[] }
   | { type: "unrevert"; restore: string }
-
-const pendingKey = (sessionID: string) => `revert/${sessionID}`
 
 /**
  * Revert puts the files back as they were before a message (or part) and hides it and what
@@ -67,10 +66,10 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
   }
 
   async function finishPending(sessionID: string): Promise<void> {
-    const pending = (await storage.getValue(pendingKey(sessionID))) as Pending | undefined
+    const pending = (await storage.getValue(revertKey(sessionID))) as Pending | undefined
     if (!pending) return
     await apply(requireSnapshot(deps.snapshot), pending)
-    await storage.write([{ type: "value.remove", key: pendingKey(sessionID) }])
+    await storage.write([{ type: "value.remove", key: revertKey(sessionID) }])
   }
 
   async function apply(snapshot: Snapshot, pending: Pending): Promise<void> {
@@ -104,7 +103,7 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
       patches: patchesFrom(messages, point),
     }
     const marked: Info = { ...session, revert: { ...point, snapshot: latest } }
-    await write(marked, [{ type: "value.put", key: pendingKey(sessionID), value: pending }])
+    await write(marked, [{ type: "value.put", key: revertKey(sessionID), value: pending }])
     await apply(snapshot, pending)
 
     const undone = unifiedPatch(await snapshot.diff(latest))
@@ -112,7 +111,7 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
       { ...marked, revert: { ...marked.revert!, diff: undone } },
       messages,
     )
-    return summary.commit(info, diffs, [{ type: "value.remove", key: pendingKey(sessionID) }])
+    return summary.commit(info, diffs, [{ type: "value.remove", key: revertKey(sessionID) }])
   }
 
   async function unrevert(input: UnrevertInputType): Promise<Info> {
@@ -123,11 +122,11 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
     const { revert: _, ...rest } = session
     if (session.revert.snapshot !== undefined) {
       const pending: Pending = { type: "unrevert", restore: session.revert.snapshot }
-      await write(session, [{ type: "value.put", key: pendingKey(sessionID), value: pending }])
+      await write(session, [{ type: "value.put", key: revertKey(sessionID), value: pending }])
       await apply(snapshot, pending)
     }
     const { info, diffs } = await summary.withTotals(rest, await storage.listMessages(sessionID))
-    return summary.commit(info, diffs, [{ type: "value.remove", key: pendingKey(sessionID) }])
+    return summary.commit(info, diffs, [{ type: "value.remove", key: revertKey(sessionID) }])
   }
 
   /**
@@ -136,7 +135,7 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
    */
   async function cleanup(sessionID: string): Promise<void> {
     const session = await load(sessionID)
-    if (!session.revert && (await storage.getValue(pendingKey(sessionID))) === undefined) return
+    if (!session.revert && (await storage.getValue(revertKey(sessionID))) === undefined) return
     await finishPending(sessionID)
     const { revert: point, ...rest } = await load(sessionID)
     if (!point) return

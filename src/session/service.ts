@@ -23,8 +23,9 @@ import {
   type UpdateInput as UpdateInputType,
 } from "./input.js"
 import { createSlug } from "./slug.js"
-import { addTokens, type TreeUsage, treeUsage } from "./tree-usage.js"
 import { defaultTitle, forkTitle } from "./title.js"
+import { addTokens, type TreeUsage, treeUsage } from "./tree-usage.js"
+import { sessionValueKeys } from "./values.js"
 import { createMessageWriters } from "./writers.js"
 
 export type SessionService = ReturnType<typeof createSessionService>
@@ -138,7 +139,12 @@ export function createSessionService(deps: SessionDeps) {
     for (const id of removed.keys())
       for (const child of await storage.listSessions({ parentID: id }))
         if (!removed.has(child.id)) removed.set(child.id, child)
-    await storage.write([{ type: "session.remove", sessionID: root.id }])
+    await storage.write([
+      { type: "session.remove", sessionID: root.id },
+      ...[...removed.keys()].flatMap((id) =>
+        sessionValueKeys(id).map((key) => ({ type: "value.remove" as const, key })),
+      ),
+    ])
     for (const info of [...removed.values()].reverse())
       bus.publish("session.deleted", { sessionID: info.id, info })
   }
@@ -217,4 +223,3 @@ function totalsOf(messages: readonly WithParts[]): Pick<Info, "cost" | "tokens">
   }
   return { cost: cost.toNumber(), tokens }
 }
-

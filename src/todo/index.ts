@@ -1,0 +1,1 @@
+export * as Todo from "./todo.js"
