@@ -9,6 +9,7 @@ export type {
   StreamOptions,
   Unsubscribe,
 } from "./bus/index.js"
+export { Command } from "./command/index.js"
 export { Compaction } from "./compaction/index.js"
 export {
   InvalidInputError,

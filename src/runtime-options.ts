@@ -2,6 +2,7 @@ import { z } from "zod"
 import type { Info as AgentInfo } from "./agent/info.js"
 import { TimeoutMs } from "./ask/timeout.js"
 import type { Event } from "./bus/catalog.js"
+import type { Info as CommandInfo } from "./command/info.js"
 import { CompactionConfig, type CompactionConfigInput } from "./compaction/config.js"
 import type { Hooks } from "./loop/hooks.js"
 import { RetryOptions, type RetryOptionsInput } from "./loop/retry.js"
@@ -33,6 +34,8 @@ export type RuntimeOptions = {
   snapshot?: Snapshot
   /** Extra system prompt text, after the agent's prompt and the environment. */
   instructions?: string[]
+  /** Slash commands by name, run with runtime.session.command (docs/commands.md). */
+  commands?: Record<string, CommandInfo>
   /** Retries of failed model calls: attempts (default 8) and the longest wait (default 5 minutes). */
   retry?: RetryOptionsInput
   /**
@@ -104,6 +107,8 @@ export const Options = z.strictObject({
     )
     .optional(),
   instructions: z.array(z.string()).optional(),
+  // Each command is checked by the command runner, which names the command in its errors.
+  commands: z.record(z.string(), z.unknown()).optional(),
   retry: RetryOptions.optional(),
   // setTimeout fires at once beyond 2^31-1 ms
   streamIdleTimeoutMs: z.number().int().positive().max(2_147_483_647).optional(),

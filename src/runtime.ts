@@ -2,6 +2,8 @@ import type { Info as AgentInfo } from "./agent/info.js"
 import { defaultAgent, getAgent, resolveAgents } from "./agent/resolve.js"
 import { createAskServices } from "./ask/services.js"
 import { type Bus, createBus, type Events } from "./bus/bus.js"
+import type { Info as CommandInfo } from "./command/info.js"
+import { type CommandRunner, createCommandRunner } from "./command/run.js"
 import { CompactionConfig } from "./compaction/config.js"
 import { parseInput } from "./error/invalid-input.js"
 import { RuntimeClosedError } from "./error/runtime-closed.js"
@@ -50,6 +52,8 @@ export type Runtime = {
     unrevert: Revert["unrevert"]
     /** What the session's steps changed in the files, or one message's turn. */
     diff: Summary["diff"]
+    /** Runs a slash command: its template expanded with the arguments, as a prompt or a subtask. */
+    command: CommandRunner["command"]
     /** The session's to-do list, [] until the model writes one. */
     todos: Todos["get"]
   }
@@ -147,6 +151,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     assertOpen,
   })
 
+  const commands = createCommandRunner({
+    commands: (parsed.commands ?? {}) as Record<string, CommandInfo>,
+    agents,
+    defaultAgent: () => defaultAgentName,
+    prompt: (input) => loop.prompt(input),
+  })
+
   const { on, onAny, stream, listenerCount } = bus
   return {
     provider: parsed.provider,
@@ -163,6 +174,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       unrevert: reverts.unrevert,
       diff: summary.diff,
       todos: todos.get,
+      command: commands.command,
       async remove(sessionID: string): Promise<void> {
         // A loop still running would write into a session that no longer exists. A Set, so that
         // parent links that loop (stored before cycles were refused) end the walk.

@@ -110,7 +110,10 @@ export function createIntake(
 
 /** The caller's abort cancels the run as `cancel` does; the listener goes when the run ends. */
 function cancelWith(signal: AbortSignal, run: AbortController, done: Promise<unknown>): void {
-  if (signal.aborted) return run.abort()
+  if (signal.aborted) {
+    run.abort()
+    return
+  }
   const cancel = () => run.abort()
   signal.addEventListener("abort", cancel, { once: true })
   void done.finally(() => signal.removeEventListener("abort", cancel)).catch(() => undefined)

@@ -97,10 +97,11 @@ describe("Tool registry", () => {
     expect(runtime.tools.get("bash")?.description).toBe("replaced")
     const ruleset = Permission.fromConfig({ edit: "deny" })
     const ids = (tools: Tool.Info[]) => tools.map((tool) => tool.id)
-    // The built-in question and task tools come first.
-    expect(ids(runtime.tools.enabled({ ruleset }))).toEqual(["question", "task", "bash", "read"])
+    // The built-in question, task and todo tools come first.
+    const builtins = ["question", "task", "todowrite", "todoread"]
+    expect(ids(runtime.tools.enabled({ ruleset }))).toEqual([...builtins, "bash", "read"])
     expect(ids(runtime.tools.enabled({ ruleset: [], switches: { read: false, question: false } }))).toEqual([
-      "task",
+      ...builtins.slice(1),
       "bash",
       "edit",
       "write",

@@ -1,0 +1,1 @@
+export * as Command from "./command.js"

@@ -1,0 +1,23 @@
+import { z } from "zod"
+import { ModelRef } from "../message/part.js"
+
+/**
+ * A slash command: a prompt template run on demand, `/review src/a.ts`. Strict, so a misspelt
+ * key in a command's definition is reported instead of silently ignored.
+ */
+export const Info = z.strictObject({
+  /** The prompt; `$1..$n` and `$ARGUMENTS` take the command's arguments (see `expand`). */
+  template: z.string().min(1),
+  /** What the command does; also the description of its subtask when it runs as one. */
+  description: z.string().optional(),
+  /** The agent the command runs with; by default the caller's, else the runtime's default. */
+  agent: z.string().min(1).optional(),
+  /** The model the command runs on; by default the caller's, else the prompt's usual choice. */
+  model: ModelRef.optional(),
+  /**
+   * Run the command as a sub-agent's task in a child session. `true` always does; `false`
+   * never does; unset does when the command's agent is a sub-agent.
+   */
+  subtask: z.boolean().optional(),
+})
+export type Info = z.infer<typeof Info>

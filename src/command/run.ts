@@ -1,0 +1,75 @@
+import { z } from "zod"
+import { UnknownAgentError } from "../agent/errors.js"
+import type { Info as AgentInfo } from "../agent/info.js"
+import { parseInput } from "../error/invalid-input.js"
+import type { PromptInput, PromptPart } from "../loop/prompt-input.js"
+import type { WithParts } from "../message/info.js"
+import { UnknownCommandError } from "./errors.js"
+import { expand } from "./expand.js"
+import { Info } from "./info.js"
+import { CommandInput } from "./input.js"
+
+export type CommandRunnerDeps = {
+  /** The runtime's commands, by name. */
+  commands: Record<string, Info>
+  /** `session.prompt`: stores the user message and runs the loop. */
+  prompt(input: PromptInput): Promise<WithParts>
+  /** The runtime's default agent's name. */
+  defaultAgent(): string
+  /** The runtime's agents, by name; tells whether a command's agent is a sub-agent. */
+  agents: Record<string, AgentInfo>
+}
+
+export type CommandRunner = { command(input: CommandInput): Promise<WithParts> }
+
+const Commands = z.record(z.string().min(1), Info)
+
+/**
+ * `session.command`: expands a command's template and prompts the session with it, as a text
+ * part for the command's agent or, for a subtask command, as a subtask part the caller's agent
+ * hands to a sub-agent. The command's own agent and model win over the caller's, as in
+ * OpenCode: a UI passes the agent it is on, and a command that names one means it.
+ */
+export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
+  const commands = parseInput("commands", Commands, deps.commands)
+
+  async function command(raw: CommandInput): Promise<WithParts> {
+    const input = parseInput("command input", CommandInput, raw)
+    const definition = Object.hasOwn(commands, input.command) ? commands[input.command] : undefined
+    if (definition === undefined) throw UnknownCommandError.of(input.command, Object.keys(commands))
+    const text = expand(definition.template, input.arguments ?? "")
+    const callerAgent = input.agent ?? deps.defaultAgent()
+    const agent = definition.agent ?? callerAgent
+    const model = definition.model ?? input.model
+    // Checked here so that a command naming a missing agent stores no message.
+    const agentInfo = Object.hasOwn(deps.agents, agent) ? deps.agents[agent] : undefined
+    if (agentInfo === undefined) throw UnknownAgentError.of(agent, Object.keys(deps.agents))
+    const base = { sessionID: input.sessionID, ...(input.messageID ? { messageID: input.messageID } : {}) }
+
+    if (!isSubtask(definition, agentInfo)) {
+      const part: PromptPart = { type: "text", text }
+      return deps.prompt({ ...base, agent, ...(model ? { model } : {}), parts: [part] })
+    }
+    const part: PromptPart = {
+      type: "subtask",
+      prompt: text,
+      description: definition.description ?? input.command,
+      agent,
+      // Unset, the sub-agent runs on its own model, else on the caller's (the prompt's).
+      ...(definition.model ? { model: definition.model } : {}),
+    }
+    return deps.prompt({
+      ...base,
+      agent: callerAgent,
+      ...(input.model ? { model: input.model } : {}),
+      parts: [part],
+    })
+  }
+
+  return { command }
+}
+
+/** OpenCode's rule: `subtask` decides when set; unset, a sub-agent's command is a subtask. */
+function isSubtask(definition: Info, agent: AgentInfo): boolean {
+  return definition.subtask ?? agent.mode === "subagent"
+}
