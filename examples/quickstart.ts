@@ -8,18 +8,45 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createAnthropic } from "@ai-sdk/anthropic"
-import { createOpenAI } from "@ai-sdk/openai"
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { createProvider, createRuntime, MessageV2, Tool } from "agentloop-sdk"
 import { SqliteStorage } from "agentloop-sdk/storage/sqlite"
-import { say, scriptedModel } from "agentloop-sdk/testing"
-import type { LanguageModel } from "ai"
+import { say, type Turn } from "agentloop-sdk/testing"
 import { z } from "zod"
+import { chooseModel } from "./choose-model.js"
 
 const directory = mkdtempSync(join(tmpdir(), "agentloop-quickstart-"))
 writeFileSync(join(directory, "README.md"), "# Demo project\nA tiny project for the agentloop quickstart.\n")
 writeFileSync(join(directory, "package.json"), '{ "name": "demo", "version": "1.0.0" }\n')
+
+/** The story the scripted model plays when no real model is configured. */
+const SCRIPT: Turn[] = [
+  [
+    say.text("Let me look at the project files first.", { chunks: 6 }),
+    say.toolCall("list_files", { directory: "." }),
+    say.usage({ input: 1_200, output: 40 }),
+  ],
+  [
+    say.toolCall("question", {
+      questions: [
+        {
+          question: "Which file should I summarise?",
+          header: "File",
+          options: [
+            { label: "README.md", description: "The project's readme" },
+            { label: "package.json", description: "The package manifest" },
+          ],
+        },
+      ],
+    }),
+    say.usage({ input: 1_350, output: 60 }),
+  ],
+  [
+    say.text("README.md says this is a tiny demo project made for the agentloop quickstart.", {
+      chunks: 12,
+    }),
+    say.usage({ input: 1_500, output: 30 }),
+  ],
+]
 
 const listFiles = Tool.define("list_files", {
   description: "List the files of a directory of the project",
@@ -31,7 +58,7 @@ const listFiles = Tool.define("list_files", {
   },
 })
 
-const { label, ...model } = chooseModel()
+const { label, ...model } = chooseModel(SCRIPT)
 console.log(`Model: ${label}\n`)
 
 const runtime = createRuntime({
@@ -95,79 +122,3 @@ const stored = await runtime.session.get(session.id)
 console.log(`Cost: $${stored.cost.toFixed(6)}, tokens in/out: ${stored.tokens.input}/${stored.tokens.output}`)
 await runtime.close()
 rmSync(directory, { recursive: true, force: true })
-
-/** A real model when the environment names one, else a scripted one that plays the same story. */
-function chooseModel(): {
-  label: string
-  providerID: string
-  modelID: string
-  language: LanguageModel
-  info: Parameters<typeof createProvider>[0]["models"][number]["info"]
-} {
-  const info = {
-    providerID: "demo",
-    id: "demo",
-    name: "Demo model",
-    limit: { context: 128_000, output: 8_000 },
-    cost: { input: 3, output: 15, cache: { read: 0.3, write: 3.75 } },
-    capabilities: { reasoning: false, toolcall: true, attachment: false, temperature: true },
-  }
-  const entry = (language: LanguageModel, label: string) => ({
-    label,
-    providerID: "demo",
-    modelID: "demo",
-    language,
-    info,
-  })
-  const env = process.env
-  if (env.ANTHROPIC_API_KEY) {
-    const id = env.AGENTLOOP_MODEL ?? "claude-3-5-haiku-latest"
-    return entry(createAnthropic()(id), `Anthropic ${id} (ANTHROPIC_API_KEY is set)`)
-  }
-  if (env.OPENAI_API_KEY && !env.AGENTLOOP_BASE_URL) {
-    const id = env.AGENTLOOP_MODEL ?? "gpt-4o-mini"
-    return entry(createOpenAI()(id), `OpenAI ${id} (OPENAI_API_KEY is set)`)
-  }
-  if (env.AGENTLOOP_BASE_URL) {
-    const id = env.AGENTLOOP_MODEL ?? "default"
-    const provider = createOpenAICompatible({
-      name: "custom",
-      baseURL: env.AGENTLOOP_BASE_URL,
-      apiKey: env.OPENAI_API_KEY,
-    })
-    return entry(provider(id), `${id} at ${env.AGENTLOOP_BASE_URL}`)
-  }
-  const scripted =
-    "scripted: a fake model plays the agent's turns, offline (set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real one)"
-  return entry(
-    scriptedModel([
-      [
-        say.text("Let me look at the project files first.", { chunks: 6 }),
-        say.toolCall("list_files", { directory: "." }),
-        say.usage({ input: 1_200, output: 40 }),
-      ],
-      [
-        say.toolCall("question", {
-          questions: [
-            {
-              question: "Which file should I summarise?",
-              header: "File",
-              options: [
-                { label: "README.md", description: "The project's readme" },
-                { label: "package.json", description: "The package manifest" },
-              ],
-            },
-          ],
-        }),
-        say.usage({ input: 1_350, output: 60 }),
-      ],
-      [
-        say.text("README.md says this is a tiny demo project made for the agentloop quickstart.", {
-          chunks: 12,
-        }),
-        say.usage({ input: 1_500, output: 30 }),
-      ],
-    ]),
-    scripted,
-  )
-}

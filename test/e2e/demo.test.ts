@@ -63,4 +63,20 @@ describe("examples", () => {
     expect(stdout).toContain("Parent: Both lookups are back")
     expect(stdout).toContain("Cost: $0.007500 for the parent, $0.022500 with its sub-agents")
   }, 30_000)
+
+  it("chat: a terminal chat streams answers, compacts on /compact, and ends with its input", async () => {
+    const child = execFile(process.execPath, ["--import", "tsx", "examples/chat.ts", root], {
+      cwd: root,
+      env: offline,
+    })
+    child.stdin?.end("hello there\n/compact\nsecond message\n")
+    let stdout = ""
+    child.stdout?.on("data", (chunk) => {
+      stdout += chunk
+    })
+    await new Promise((resolve, reject) => child.on("exit", resolve).on("error", reject))
+    expect(stdout).toContain("(scripted) You said: hello there")
+    expect(stdout).toContain("[compacted]")
+    expect(stdout).toContain("(scripted) You said: second message")
+  }, 30_000)
 })
