@@ -3,9 +3,9 @@ import type { Assistant } from "../message/info.js"
 import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import type { Snapshot } from "../snapshot/port.js"
+import { createSerialQueue } from "../util/serial-queue.js"
 import type { CreateInput, ProcessorRuntime } from "./create-input.js"
 import { inputRecord } from "./parts.js"
-import { createWriteQueue } from "./write-queue.js"
 
 export type Stream = TextStreamPart<ToolSet>
 
@@ -21,7 +21,7 @@ export function createTurn(input: CreateInput) {
   const { runtime } = input
   const message: Assistant = structuredClone(input.assistantMessage)
   const { sessionID, id: messageID } = message
-  const queue = createWriteQueue()
+  const queue = createSerialQueue()
   const checkpointMs = input.checkpointMs ?? DEFAULT_CHECKPOINT_MS
   const checkpointed = new Map<string, number>()
   let messageWritten = false

@@ -40,13 +40,14 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
   const { storage, bus } = deps
   // One file operation per session at a time: two prompts making the same revert final, or a
   // revert racing a cleanup, would remove the same rows twice or move files under each other.
-  const queues = new Map<string, Promise<unknown>>()
+  // The tail of each session's queue, dropped once it settles so that sessions leave nothing behind.
+  const tails = new Map<string, Promise<unknown>>()
   function serial<T>(sessionID: string, work: () => Promise<T>): Promise<T> {
-    const run = (queues.get(sessionID) ?? Promise.resolve()).then(work, work)
-    const settled = run.catch(() => undefined)
-    queues.set(sessionID, settled)
-    void settled.then(() => {
-      if (queues.get(sessionID) === settled) queues.delete(sessionID)
+    const run = (tails.get(sessionID) ?? Promise.resolve()).then(work)
+    const tail = run.catch(() => undefined)
+    tails.set(sessionID, tail)
+    void tail.then(() => {
+      if (tails.get(sessionID) === tail) tails.delete(sessionID)
     })
     return run
   }
