@@ -40,9 +40,10 @@ export function listResult(todos: readonly Todo[]): Result {
 }
 
 /**
- * The built-in `todowrite` and `todoread` tools over a session's list. They never ask
- * permission: an agent that must not touch the list has the rule denied, and a denied tool is
- * not offered to the model at all.
+ * The built-in `todowrite` and `todoread` tools over a session's list. Each call asks its
+ * permission (pattern `*`), as every built-in tool does, so that an "ask" rule holds; the
+ * built-in rules allow both for primary agents and deny both to sub-agents, whose denied
+ * tools are not offered at all.
  */
 export function createTodoTools(todos: Pick<Todos, "get" | "set">) {
   return [
@@ -50,6 +51,7 @@ export function createTodoTools(todos: Pick<Todos, "get" | "set">) {
       description: WRITE_DESCRIPTION,
       parameters: TodoWriteParameters,
       async execute(args, context) {
+        await context.ask({ permission: "todowrite", patterns: ["*"], always: ["*"] })
         return listResult(await todos.set(context.sessionID, args.todos))
       },
     }),
@@ -57,6 +59,7 @@ export function createTodoTools(todos: Pick<Todos, "get" | "set">) {
       description: READ_DESCRIPTION,
       parameters: TodoReadParameters,
       async execute(_args, context) {
+        await context.ask({ permission: "todoread", patterns: ["*"], always: ["*"] })
         return listResult(await todos.get(context.sessionID))
       },
     }),

@@ -29,6 +29,7 @@ async function setup() {
   await storage.write([{ type: "session.put", info: session }])
   const todos = createTodos({ storage, bus, assertOpen: () => {} })
   const [todowrite, todoread] = createTodoTools(todos)
+  const asked: { permission: string; patterns: string[] }[] = []
   const context: Tool.Context = {
     sessionID: session.id,
     messageID: "message",
@@ -36,16 +37,22 @@ async function setup() {
     agent: "build",
     abort: new AbortController().signal,
     metadata: async () => {},
-    // The todo tools never ask: a deny removes them from the model's tools instead.
-    ask: () => Promise.reject(new Error("the todo tools must not ask")),
+    ask: async ({ permission, patterns }) => {
+      asked.push({ permission, patterns })
+    },
   }
-  return { todos, events, todowrite, todoread, context, sessionID: session.id }
+  return { todos, events, todowrite, todoread, context, asked, sessionID: session.id }
 }
 
 describe("todowrite", () => {
-  it("replaces the session's list and returns it, counting open items in the title", async () => {
-    const { todos, todowrite, context, sessionID } = await setup()
+  it("asks its permission, replaces the session's list and returns it, counting open items in the title", async () => {
+    const { todos, todowrite, todoread, context, asked, sessionID } = await setup()
     const result = await runTool(todowrite, { todos: plan }, context)
+    await runTool(todoread, {}, context)
+    expect(asked).toEqual([
+      { permission: "todowrite", patterns: ["*"] },
+      { permission: "todoread", patterns: ["*"] },
+    ])
     expect(result).toEqual({
       title: "2 open todos",
       output: JSON.stringify(plan, null, 2),
