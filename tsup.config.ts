@@ -7,6 +7,7 @@ export default defineConfig({
     "storage/sqlite/index": "src/storage/sqlite/index.ts",
     "snapshot/git/index": "src/snapshot/git/index.ts",
     "tools/index": "src/tools/index.ts",
+    "server/index": "src/server/index.ts",
   },
   format: ["esm", "cjs"],
   dts: false,

@@ -100,7 +100,7 @@ const installed = install(packed.tarball, [
 writeFileSync(join(work, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
 
 const api = readPublicApi(
-  ["", "testing/", "storage/sqlite/", "snapshot/git/", "tools/"].map((path) => ({
+  ["", "testing/", "storage/sqlite/", "snapshot/git/", "tools/", "server/"].map((path) => ({
     specifier: `agentloop-sdk${path ? `/${path.slice(0, -1)}` : ""}`,
     source: join(repo, "src", path, "index.ts"),
   })),

@@ -76,4 +76,30 @@ async function runCodingSession(testing, tools, git, directory) {
   await runtime.close()
 }
 
-module.exports = { checkExports, runSession, runCodingSession }
+/** The HTTP entry from the installed package: a session created and prompted over `app.request`. */
+async function runServer(testing, server) {
+  const { runtime } = testing.createTestRuntime({ turns: [[testing.say.text("Hello over HTTP")]] })
+  const app = server.createServer(runtime)
+  const created = await app.request("/session", {
+    method: "POST",
+    body: "{}",
+    headers: { "content-type": "application/json" },
+  })
+  assert.equal(created.status, 200)
+  const { id } = await created.json()
+  const answered = await app.request(`/session/${id}/message`, {
+    method: "POST",
+    body: JSON.stringify({ parts: [{ type: "text", text: "Hi" }] }),
+    headers: { "content-type": "application/json" },
+  })
+  assert.equal(answered.status, 200)
+  const answer = await answered.json()
+  assert.deepEqual(
+    answer.parts.filter((part) => part.type === "text").map((part) => part.text),
+    ["Hello over HTTP"],
+  )
+  assert.equal((await app.request("/doc")).status, 200)
+  await runtime.close()
+}
+
+module.exports = { checkExports, runSession, runCodingSession, runServer }

@@ -4,7 +4,8 @@ const testing = require("agentloop-sdk/testing")
 const sqlite = require("agentloop-sdk/storage/sqlite")
 const git = require("agentloop-sdk/snapshot/git")
 const tools = require("agentloop-sdk/tools")
-const { checkExports, runSession, runCodingSession } = require("./scenario.cjs")
+const server = require("agentloop-sdk/server")
+const { checkExports, runSession, runCodingSession, runServer } = require("./scenario.cjs")
 
 const [apiFile, directory] = process.argv.slice(2)
 const modules = {
@@ -13,10 +14,12 @@ const modules = {
   "agentloop-sdk/storage/sqlite": sqlite,
   "agentloop-sdk/snapshot/git": git,
   "agentloop-sdk/tools": tools,
+  "agentloop-sdk/server": server,
 }
 checkExports(modules, JSON.parse(readFileSync(apiFile, "utf8")))
 runSession(root, testing, sqlite, directory)
   .then(() => runCodingSession(testing, tools, git, directory))
+  .then(() => runServer(testing, server))
   .then(
     () => console.log("cjs: ok"),
     (error) => {

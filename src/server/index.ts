@@ -1,0 +1,8 @@
+export { type ChatHandlerOptions, chatHandler } from "./chat.js"
+export { createServer } from "./create-server.js"
+export { errorStatus } from "./error-status.js"
+export { PayloadTooLargeError, UnauthorizedError } from "./errors.js"
+export type { ServerOptions } from "./options.js"
+export { type RunningServer, type ServeOptions, serve } from "./serve.js"
+export type { UIChunk } from "./ui-chunk.js"
+export { toUIMessageStream, type UIMessageStreamOptions } from "./ui-stream.js"

@@ -1,0 +1,18 @@
+/** How `createServer` guards and limits its routes. Every field has a safe default. */
+export type ServerOptions = {
+  /**
+   * Runs before any route (events and the OpenAPI document included); `false` answers 401
+   * without touching the runtime. Default: every request is allowed, so bind to localhost or
+   * put a proxy in front when the port is reachable by others.
+   */
+  authorize?: (request: Request) => boolean | Promise<boolean>
+  /** Origins allowed to call from a browser page. Default: none (no CORS headers, same origin only). */
+  cors?: { origin: string | string[] }
+  /** The largest request body in bytes; files arrive as data URLs. Default: 10 MB. */
+  bodyLimit?: number
+  /** How often an idle event stream gets a heartbeat comment, in ms. Default: 15 000. */
+  heartbeatMs?: number
+}
+
+export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024
+export const DEFAULT_HEARTBEAT_MS = 15_000

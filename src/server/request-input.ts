@@ -1,0 +1,46 @@
+import type { Context } from "hono"
+import type { z } from "zod"
+import { InvalidInputError, parseInput } from "../error/invalid-input.js"
+import type { Kind } from "../id/identifier.js"
+import { parseID } from "../id/parse-id.js"
+
+/**
+ * The request's JSON body checked against `schema`. An empty body counts as `{}`, so routes
+ * whose fields are all optional can be called without one; malformed JSON is a 400 like any
+ * other bad input.
+ */
+export async function readBody<T extends z.ZodType>(
+  c: Context,
+  what: string,
+  schema: T,
+): Promise<z.output<T>> {
+  const text = await c.req.text()
+  return parseInput(what, schema, text.trim() === "" ? {} : parseJSON(text))
+}
+
+/** The query string checked against `schema` (repeated keys keep their last value). */
+export function readQuery<T extends z.ZodType>(c: Context, what: string, schema: T): z.output<T> {
+  return parseInput(what, schema, c.req.query())
+}
+
+/** A path parameter that must be an ID of this kind; a malformed one is a 400 naming `field`. */
+export function readID(c: Context, param: string, kind: Kind, field = param): string {
+  return parseID(field, kind, c.req.param(param))
+}
+
+/** The `:id` of a session route. */
+export function readSessionID(c: Context): string {
+  return readID(c, "id", "session", "sessionID")
+}
+
+function parseJSON(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    const message = `Malformed JSON: ${error instanceof Error ? error.message : String(error)}`
+    throw new InvalidInputError({
+      message: `Invalid request body: ${message}`,
+      issues: [{ path: "(root)", message }],
+    })
+  }
+}

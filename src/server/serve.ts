@@ -1,0 +1,49 @@
+import type { Server } from "node:http"
+import type { AddressInfo } from "node:net"
+
+export type ServeOptions = {
+  /** Default 4096; 0 picks a free port (read it from the result). */
+  port?: number
+  /** Default "127.0.0.1": reachable from this machine only. */
+  hostname?: string
+}
+
+export type RunningServer = {
+  /** `http://<hostname>:<port>` */
+  url: string
+  port: number
+  /** Stops listening and ends open connections, event streams included, so it never hangs. */
+  close(): Promise<void>
+}
+
+type FetchApp = { fetch: (request: Request) => Response | Promise<Response> }
+
+/** Serves an app (`createServer(runtime)`) on Node's HTTP server; resolves once it listens. */
+export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<RunningServer> {
+  // Loaded here, so that createServer alone (on Bun, Deno, a worker) does not need the Node adapter.
+  const { serve: serveNode } = await import("@hono/node-server")
+  const hostname = options.hostname ?? "127.0.0.1"
+  return new Promise((resolve, reject) => {
+    const server = serveNode(
+      { fetch: (request) => app.fetch(request), port: options.port ?? 4096, hostname },
+      (info: AddressInfo) => {
+        server.off("error", reject)
+        const host = info.family === "IPv6" ? `[${info.address}]` : info.address
+        resolve({
+          url: `http://${host}:${info.port}`,
+          port: info.port,
+          close: () => closeServer(server as Server),
+        })
+      },
+    )
+    server.once("error", reject)
+  })
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error ? reject(error) : resolve()))
+    // Open event streams never end on their own; close() alone would wait for them.
+    server.closeAllConnections()
+  })
+}
