@@ -40,7 +40,7 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
   const { storage, bus } = deps
   // One file operation per session at a time: two prompts making the same revert final, or a
   // revert racing a cleanup, would remove the same rows twice or move files under each other.
-  // The tail of each session's queue, dropped once it settles so that sessions leave nothing behind.
+  // Each session's queue is its tail promise, dropped once it settles.
   const tails = new Map<string, Promise<unknown>>()
   function serial<T>(sessionID: string, work: () => Promise<T>): Promise<T> {
     const run = (tails.get(sessionID) ?? Promise.resolve()).then(work)
