@@ -135,8 +135,8 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
    * removed for good, in one write with the session that no longer names them.
    */
   async function cleanup(sessionID: string): Promise<void> {
-    const session = await load(sessionID)
-    if (!session.revert && (await storage.getValue(revertKey(sessionID))) === undefined) return
+    // Unfinished file work is only ever stored with (or under) a session's revert.
+    if (!(await load(sessionID)).revert) return
     await finishPending(sessionID)
     const { revert: point, ...rest } = await load(sessionID)
     if (!point) return
