@@ -45,7 +45,20 @@ describe.skipIf(!available)("the web example in headless Chromium", () => {
     mkdirSync(artifacts, { recursive: true })
     rmSync(new URL("chat-failure.png", artifacts), { force: true })
     example = await startWebExample({ port: 0 })
-    browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] })
+    // No sandbox (CI runs as root); no background networking, updates or sync, which on a
+    // machine without a network only produce refused connections and lookups that fail.
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    })
   })
   afterAll(async () => {
     await browser?.close()
