@@ -116,7 +116,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     storage,
     bus,
     session: sessions,
-    prompt: ({ signal, ...input }) => loop.prompt(input, { child: { signal } }),
+    prompt: (input) => loop.prompt(input, { child: true }),
     rulesFor: async (sessionID, agent) =>
       loop.rulesFor(await sessions.get(sessionID), getAgent(agents, agent)),
   }

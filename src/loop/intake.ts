@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { parseInput } from "../error/invalid-input.js"
+import { InvalidInputError, parseInput } from "../error/invalid-input.js"
 import type { User, WithParts } from "../message/info.js"
 import { ModelRef, type Part } from "../message/part.js"
 import type { Model } from "../provider/provider.js"
@@ -9,6 +9,7 @@ import type { LoopContext } from "./context.js"
 import { assertNewMessageID, assertPromptable, assertStartable } from "./prompt-checks.js"
 import { PromptInput, type PromptInput as PromptInputType, type PromptPart } from "./prompt-input.js"
 import type { RunRegistry } from "./run-registry.js"
+import type { Run } from "./run-state.js"
 
 const CompactInput = z.strictObject({ sessionID: z.string(), model: ModelRef.optional() })
 export type CompactInput = z.input<typeof CompactInput>
@@ -27,15 +28,21 @@ export function createIntake(
   const { deps } = context
 
   /**
-   * `options.child`: the task tool prompting a child session, whose agent is a sub-agent and
-   * whose run the caller's `signal` cancels.
+   * `input.signal`: aborting it cancels the run once every caller waiting on the run has
+   * aborted (a prompt without a signal, a `loop` or a `compact` never does); an already aborted
+   * signal stores nothing and rejects with its reason. `options.child`: the task tool prompting
+   * a child session, whose agent is a sub-agent.
    */
-  async function prompt(
-    input: PromptInputType,
-    options: { child?: { signal: AbortSignal } } = {},
-  ): Promise<WithParts> {
+  async function prompt(input: PromptInputType, options: { child?: boolean } = {}): Promise<WithParts> {
     deps.assertOpen()
-    const parsed = parseInput("session.prompt input", PromptInput, input)
+    const { signal, ...fields } = (input ?? {}) as PromptInputType
+    if (signal !== undefined && !(signal instanceof AbortSignal))
+      throw new InvalidInputError({
+        message: "Invalid session.prompt input: signal: expected an AbortSignal",
+        issues: [{ path: "signal", message: "expected an AbortSignal" }],
+      })
+    signal?.throwIfAborted()
+    const parsed = parseInput("session.prompt input", PromptInput, fields)
     const session = await deps.session.get(parsed.sessionID)
     const agentPart = parsed.parts.findLast((part) => part.type === "agent")
     const agent = context.agentOf(parsed.agent ?? agentPart?.name ?? deps.defaultAgent)
@@ -69,13 +76,9 @@ export function createIntake(
     if (parsed.noReply) return message
 
     const running = runs.get(session.id)
-    if (running) {
-      running.incoming.push(message)
-      return running.done
-    }
-    const done = runs.start(session.id)
-    if (options.child) cancelWith(options.child.signal, runs.get(session.id)!.abort, done)
-    return done
+    if (running) running.incoming.push(message)
+    else runs.start(session.id)
+    return wait(runs.get(session.id)!, signal)
   }
 
   function toPart(part: PromptPart, sessionID: string, messageID: string): Part {
@@ -88,9 +91,10 @@ export function createIntake(
     deps.assertOpen()
     const session = await deps.session.get(sessionID)
     const running = runs.get(session.id)
-    if (running) return running.done
+    if (running) return wait(running)
     await deps.files.cleanup(session.id)
-    return runs.get(session.id)?.done ?? runs.start(session.id, { holdForAnswers: true })
+    if (!runs.get(session.id)) runs.start(session.id, { holdForAnswers: true })
+    return wait(runs.get(session.id)!)
   }
 
   async function compact(input: CompactInput): Promise<WithParts> {
@@ -102,21 +106,31 @@ export function createIntake(
     for (let running = runs.get(session.id); running; running = runs.get(session.id))
       await running.done.catch(() => undefined)
     await deps.files.cleanup(session.id)
-    return runs.get(session.id)?.done ?? runs.start(session.id, { compact: { model: parsed.model } })
+    if (!runs.get(session.id)) runs.start(session.id, { compact: { model: parsed.model } })
+    return wait(runs.get(session.id)!)
   }
 
   return { prompt, loop, compact }
 }
 
-/** The caller's abort cancels the run as `cancel` does; the listener goes when the run ends. */
-function cancelWith(signal: AbortSignal, run: AbortController, done: Promise<unknown>): void {
-  if (signal.aborted) {
-    run.abort()
-    return
+/**
+ * A caller waits on the run: when every caller waiting has aborted its signal, the run is
+ * cancelled as `cancel` does; the listener goes when the run ends.
+ */
+function wait(run: Run, signal?: AbortSignal): Promise<WithParts> {
+  const { callers } = run
+  callers.waiting++
+  if (!signal) return run.done
+  const leave = () => {
+    callers.aborted++
+    if (callers.aborted >= callers.waiting) run.abort.abort()
   }
-  const cancel = () => run.abort()
-  signal.addEventListener("abort", cancel, { once: true })
-  void done.finally(() => signal.removeEventListener("abort", cancel)).catch(() => undefined)
+  if (signal.aborted) leave()
+  else {
+    signal.addEventListener("abort", leave, { once: true })
+    void run.done.finally(() => signal.removeEventListener("abort", leave)).catch(() => undefined)
+  }
+  return run.done
 }
 
 function refOf(model: Model) {

@@ -42,4 +42,8 @@ export const PromptInput = z.strictObject({
   variant: z.string().optional(),
   parts: z.array(PromptPart).min(1),
 })
-export type PromptInput = z.input<typeof PromptInput>
+/**
+ * A prompt as callers give it: the schema's fields (what an HTTP body can carry), and `signal`,
+ * whose abort cancels the run once every caller waiting on it has aborted (see intake.ts).
+ */
+export type PromptInput = z.input<typeof PromptInput> & { signal?: AbortSignal | undefined }

@@ -17,7 +17,13 @@ export function createRunRegistry(context: LoopContext) {
   const runs = new Map<string, Run>()
 
   function start(sessionID: string, options: StartOptions = {}): Promise<WithParts> {
-    const state: RunState = { abort: new AbortController(), incoming: [], resumes: [], ...options }
+    const state: RunState = {
+      abort: new AbortController(),
+      incoming: [],
+      resumes: [],
+      callers: { waiting: 0, aborted: 0 },
+      ...options,
+    }
     deps.status.set(sessionID, { type: "busy" })
     const done = executeRun(context, sessionID, state)
       .then(async (answer) => {

@@ -16,6 +16,8 @@ export type RunState = {
   resumes: Resume[]
   /** A bare loop() waits while calls of a stopped process wait for answers, rather than dropping them. */
   holdForAnswers?: boolean
+  /** Callers waiting on the run, and how many of those aborted their signal: all of them cancel it. */
+  callers: { waiting: number; aborted: number }
 }
 
 export type Run = RunState & { done: Promise<WithParts> }
