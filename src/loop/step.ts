@@ -24,10 +24,12 @@ export async function step(
     agent: AgentInfo
     model: Model
     finalStep: boolean
+    /** 1 for the turn's first model call. */
+    stepNumber: number
   },
 ): Promise<CallResult> {
   const { deps } = context
-  const { sessionID, abort, history, user, agent, model, finalStep } = input
+  const { sessionID, abort, history, user, agent, model, finalStep, stepNumber } = input
   const session = await deps.session.get(sessionID)
   const ruleset = await context.rulesFor(session, agent)
   const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
@@ -41,7 +43,13 @@ export async function step(
     agent,
     model,
     directory: session.directory,
-    request: { ...settings, messages, tools, ruleset },
+    request: {
+      ...settings,
+      messages,
+      tools,
+      ruleset,
+      metadata: { sessionID, agent: agent.name, step: stepNumber },
+    },
     // Repeats are counted over the last few calls; twice the threshold leaves room for calls
     // whose IDs a provider reuses, which the guard skips.
     turn: turnToolParts(history, user.id, DOOM_LOOP_THRESHOLD * 2),

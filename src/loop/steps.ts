@@ -104,6 +104,7 @@ async function runSteps(
       agent,
       model,
       finalStep,
+      stepNumber: steps,
     })
     if (answer.outcome === "compact") {
       // Compacting again right after a compaction would only repeat it.

@@ -14,6 +14,11 @@ export type StreamInput = {
   toolChoice?: Parameters<typeof streamText>[0]["toolChoice"]
   providerOptions?: Parameters<typeof streamText>[0]["providerOptions"]
   headers?: Record<string, string>
+  /**
+   * This call's telemetry metadata (`ai.telemetry.metadata.*` on its spans), under the runtime's
+   * own (a key the host set wins): the loop gives each step its session ID, agent and step number.
+   */
+  metadata?: Record<string, string | number>
 }
 
 /** What the loop should do next: go on, stop (error or rejection), or compact the context first. */

@@ -1,5 +1,6 @@
 import type { ModelMessage } from "ai"
 import { type ModelStream, streamTextModel } from "../processor/model-stream.js"
+import type { StreamInput } from "../processor/stream-input.js"
 import {
   createCallTelemetry,
   loadGlobalTracer,
@@ -37,9 +38,13 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
   const schemaOf = createSchemaCache()
   // Telemetry on without a tracer means the global OpenTelemetry tracer, loaded once, on first use.
   let globalTracer: Promise<Tracer> | undefined
-  const telemetrySettings = async (): Promise<TelemetrySettings | undefined> => {
-    const settings = options.telemetry
-    if (settings?.isEnabled !== true || settings.tracer !== undefined) return settings
+  const telemetrySettings = async (
+    metadata: StreamInput["metadata"],
+  ): Promise<TelemetrySettings | undefined> => {
+    const given = options.telemetry
+    if (given?.isEnabled !== true) return given
+    const settings = metadata ? { ...given, metadata: { ...metadata, ...given.metadata } } : given
+    if (settings.tracer !== undefined) return settings
     globalTracer ??= loadGlobalTracer()
     return { ...settings, tracer: await globalTracer }
   }
@@ -64,7 +69,7 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
         ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
         ...(request.topP === undefined ? {} : { topP: request.topP }),
       }
-      const telemetry = createCallTelemetry(await telemetrySettings(), {
+      const telemetry = createCallTelemetry(await telemetrySettings(request.metadata), {
         model: { provider: model.provider, modelId: model.modelId },
         settings: { ...settings, maxRetries: 0 },
         ...(request.headers === undefined ? {} : { headers: request.headers }),

@@ -54,6 +54,19 @@ describe("a runtime's telemetry", () => {
     })
   })
 
+  it("tags each step's spans with the session, the agent and the step number", async () => {
+    const { tracer, spans } = createTracing()
+    const answer = await promptTwoSteps({ isEnabled: true, tracer, metadata: { tenant: "acme" } })
+    const steps = spans().filter((span) => span.name === "ai.streamText")
+    expect(steps.map((span) => span.attributes["ai.telemetry.metadata.step"]).sort()).toEqual([1, 2])
+    for (const span of steps)
+      expect(span.attributes).toMatchObject({
+        "ai.telemetry.metadata.sessionID": answer.info.sessionID,
+        "ai.telemetry.metadata.agent": "build",
+        "ai.telemetry.metadata.tenant": "acme",
+      })
+  })
+
   it("uses the global OpenTelemetry tracer when given none", async () => {
     const { provider, spans } = createTracing()
     trace.setGlobalTracerProvider(provider)
