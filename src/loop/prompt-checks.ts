@@ -2,6 +2,7 @@ import type { Info as AgentInfo } from "../agent/info.js"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { maxID, sessionFloor } from "../session/floor.js"
 import type { Storage } from "../storage/port.js"
+import { isStartable } from "../task/description.js"
 import { NotASubagentError } from "../task/errors.js"
 
 /**
@@ -30,7 +31,7 @@ export function assertPromptable(agent: AgentInfo): void {
 
 /** Who the task tool and subtask parts may start: sub-agents and agents for both roles. */
 export function assertStartable(agent: AgentInfo): void {
-  if (agent.hidden || agent.mode === "primary")
+  if (!isStartable(agent))
     throw new NotASubagentError({
       agent: agent.name,
       message: `agent "${agent.name}" is ${agent.hidden ? "internal" : "a primary agent"}, not a sub-agent`,

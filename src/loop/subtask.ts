@@ -3,6 +3,7 @@ import type { Assistant, User, WithParts } from "../message/info.js"
 import type { SubtaskPart, ToolPart } from "../message/part.js"
 import { interrupted } from "../processor/close.js"
 import { inputRecord } from "../processor/parts.js"
+import { askUnder } from "../processor/tool-context.js"
 import type { Context } from "../tool/tool.js"
 import type { LoopContext } from "./context.js"
 
@@ -64,17 +65,12 @@ export async function runSubtask(
       tool = { ...tool, state: { ...tool.state, ...update } }
       await deps.session.updatePart(tool)
     },
-    ask: (request) =>
-      deps.permission.ask({
-        sessionID,
-        permission: request.permission,
-        patterns: request.patterns,
-        always: request.always ?? [],
-        metadata: request.metadata ?? {},
-        tool: { messageID: assistant.id, callID: part.id },
-        ruleset,
-        signal: abort,
-      }),
+    ask: askUnder(deps.permission, {
+      sessionID,
+      tool: { messageID: assistant.id, callID: part.id },
+      ruleset,
+      signal: abort,
+    }),
   }
   try {
     const result = await deps.runTask(args, toolContext, part.model)

@@ -2,6 +2,8 @@ import { abortable } from "../loop/abortable.js"
 import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../loop/doom-loop.js"
 import type { ToolPart } from "../message/part.js"
 import { DeniedError } from "../permission/errors.js"
+import type { Ruleset } from "../permission/schema.js"
+import type { PermissionService } from "../permission/service.js"
 import type { ToolHooks } from "../tool/ai-tools.js"
 import type { Context } from "../tool/tool.js"
 import { inputRecord } from "./parts.js"
@@ -27,18 +29,33 @@ export function toolContext(turn: Turn, streamInput: StreamInput) {
       part.state = { ...part.state, ...update }
       await turn.writePart(part)
     },
-    ask: (request) =>
-      turn.runtime.permission.ask({
-        sessionID,
-        permission: request.permission,
-        patterns: request.patterns,
-        always: request.always ?? [],
-        metadata: request.metadata ?? {},
-        tool: { messageID, callID },
-        ruleset: streamInput.ruleset ?? [],
-        signal,
-      }),
+    ask: askUnder(turn.runtime.permission, {
+      sessionID,
+      tool: { messageID, callID },
+      ruleset: streamInput.ruleset ?? [],
+      signal,
+    }),
   })
+}
+
+/** A tool call's `ask`: its requests go to the permission service under the step's rules. */
+export function askUnder(
+  permission: Pick<PermissionService, "ask">,
+  call: {
+    sessionID: string
+    tool: { messageID: string; callID: string }
+    ruleset: Ruleset
+    signal: AbortSignal
+  },
+): Context["ask"] {
+  return (request) =>
+    permission.ask({
+      ...call,
+      permission: request.permission,
+      patterns: request.patterns,
+      always: request.always ?? [],
+      metadata: request.metadata ?? {},
+    })
 }
 
 /** Around each tool call: stored as running first, the doom-loop guard, the host's hooks. */

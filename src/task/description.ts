@@ -1,8 +1,13 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 
-/** The agents a task can start: sub-agents and agents for both roles, never the internal ones. */
+/** Whether a task can start the agent: sub-agents and agents for both roles, never the internal ones. */
+export function isStartable(agent: AgentInfo): boolean {
+  return !agent.hidden && agent.mode !== "primary"
+}
+
+/** The agents a task can start. */
 export function startable(agents: Record<string, AgentInfo>): AgentInfo[] {
-  return Object.values(agents).filter((agent) => !agent.hidden && agent.mode !== "primary")
+  return Object.values(agents).filter(isStartable)
 }
 
 /** The task tool's description, listing the sub-agents it can start. */
