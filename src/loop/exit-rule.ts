@@ -5,12 +5,13 @@ import type { ToolPart } from "../message/part.js"
 
 /**
  * The exit rule: the latest assistant message answers the latest user message, and finished
- * for another reason than tool calls with no tool left unfinished, or failed.
+ * for another reason than tool calls with no tool left unfinished, or failed, or holds the
+ * structured answer the user message asked for.
  */
 export function isFinal(last: WithParts, user: WithParts): boolean {
   const info = last.info as Assistant
   if (info.id < user.info.id) return false
-  if (info.error) return true
+  if (info.error || info.structured !== undefined) return true
   const unfinished = last.parts.some(
     (part) => part.type === "tool" && (part.state.status === "pending" || part.state.status === "running"),
   )

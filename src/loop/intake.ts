@@ -10,6 +10,7 @@ import { assertNewMessageID, assertPromptable, assertStartable } from "./prompt-
 import { PromptInput, type PromptInput as PromptInputType, type PromptPart } from "./prompt-input.js"
 import type { RunRegistry } from "./run-registry.js"
 import type { Run } from "./run-state.js"
+import { formatSchema } from "./structured-output.js"
 
 const CompactInput = z.strictObject({ sessionID: z.string(), model: ModelRef.optional() })
 export type CompactInput = z.input<typeof CompactInput>
@@ -49,6 +50,7 @@ export function createIntake(
     if (options.child) assertStartable(agent)
     else assertPromptable(agent)
     for (const part of parsed.parts) if (part.type === "subtask") assertStartable(context.agentOf(part.agent))
+    if (parsed.format?.type === "json_schema") formatSchema(parsed.format)
     const model = parsed.model ?? agent.model ?? refOf(context.provider().defaultModel())
     context.provider().getModel(model)
 
@@ -64,6 +66,7 @@ export function createIntake(
       ...(parsed.system === undefined ? {} : { system: parsed.system }),
       ...(parsed.tools === undefined ? {} : { tools: parsed.tools }),
       ...(parsed.variant === undefined ? {} : { variant: parsed.variant }),
+      ...(parsed.format?.type === "json_schema" ? { format: parsed.format } : {}),
     }
     const message: WithParts = { info, parts: parsed.parts.map((part) => toPart(part, session.id, id)) }
     const hookInput = { sessionID: session.id, agent: agent.name, abort: closing }

@@ -122,6 +122,12 @@ export function createModelCall(deps: LoopDeps) {
     return stored(message.sessionID, message.id)
   }
 
+  /** Stores a finished answer's changed info and returns the stored message. */
+  async function settle(message: Assistant): Promise<AssistantMessage> {
+    await deps.session.updateMessage(message)
+    return stored(message.sessionID, message.id)
+  }
+
   async function stored(sessionID: string, messageID: string): Promise<AssistantMessage> {
     const message = await deps.storage.getMessage(sessionID, messageID)
     if (message?.info.role !== "assistant") throw NotFoundError.of("Message", messageID)
@@ -146,7 +152,7 @@ export function createModelCall(deps: LoopDeps) {
     }
   }
 
-  return { call, fail, aborted, newAssistant }
+  return { call, fail, settle, aborted, newAssistant }
 }
 
 export type ModelCall = ReturnType<typeof createModelCall>

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { schema as id } from "../id/identifier.js"
+import { OutputFormat } from "../message/format.js"
 import { ModelRef } from "../message/part.js"
 
 const PromptPart = z.discriminatedUnion("type", [
@@ -40,6 +41,8 @@ export const PromptInput = z.strictObject({
   /** Per-tool switches for this message: `{ bash: false }`. */
   tools: z.record(z.string(), z.boolean()).optional(),
   variant: z.string().optional(),
+  /** `{ type: "json_schema", schema }`: the answer is an object matching the schema (see format.ts). */
+  format: OutputFormat.optional(),
   parts: z.array(PromptPart).min(1),
 })
 /**

@@ -8,6 +8,13 @@ import type { LoopContext } from "./context.js"
 import { DOOM_LOOP_THRESHOLD } from "./doom-loop.js"
 import { turnToolParts } from "./exit-rule.js"
 import type { CallResult } from "./model-call.js"
+import {
+  STRUCTURED_FINAL_STEP,
+  STRUCTURED_OUTPUT_SYSTEM,
+  STRUCTURED_OUTPUT_TOOL,
+  structuredFormat,
+  structuredOutputTool,
+} from "./structured-output.js"
 
 /**
  * One step: what the model is sent (history, system prompt, settings, tools under the step's
@@ -34,8 +41,20 @@ export async function step(
   const ruleset = await context.rulesFor(session, agent)
   const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
   const messages: ModelMessage[] = await context.modelMessages(history, model.info)
-  if (finalStep) messages.push({ role: "user", content: MAX_STEPS })
+  const format = structuredFormat(user)
+  if (finalStep) messages.push({ role: "user", content: format ? STRUCTURED_FINAL_STEP : MAX_STEPS })
   const settings = await callSettings(deps, { session, agent, model, user, abort })
+  // A structured answer is a tool call the host asked for: no rule hides it, and the model
+  // must call a tool every step until it gives it (on the last step, only this one).
+  if (format) {
+    tools.push(structuredOutputTool(format))
+    settings.system = `${settings.system}\n\n${STRUCTURED_OUTPUT_SYSTEM}`
+  }
+  const toolChoice = !format
+    ? undefined
+    : finalStep
+      ? ({ type: "tool", toolName: STRUCTURED_OUTPUT_TOOL } as const)
+      : ("required" as const)
   return context.call.call({
     sessionID,
     abort,
@@ -47,6 +66,7 @@ export async function step(
       ...settings,
       messages,
       tools,
+      ...(toolChoice === undefined ? {} : { toolChoice }),
       ruleset,
       metadata: { sessionID, agent: agent.name, step: stepNumber },
     },

@@ -5,12 +5,13 @@ import {
   isCompletedSummary,
   latestSummaryID,
 } from "../message/filter-compacted.js"
-import type { User, WithParts } from "../message/info.js"
+import type { Assistant, User, WithParts } from "../message/info.js"
 import type { LoopContext } from "./context.js"
 import { finishedSinceCompaction, isFinal, overflowError } from "./exit-rule.js"
 import { NoUserMessageError } from "./loop-errors.js"
 import type { RunState } from "./run-state.js"
 import { step } from "./step.js"
+import { structuredFormat, structuredOutputError, structuredVerdict } from "./structured-output.js"
 import { pendingSubtasks, runSubtask } from "./subtask.js"
 
 /**
@@ -63,6 +64,8 @@ async function runSteps(
     const user = history.findLast((message) => message.info.role === "user")
     if (!user) throw new NoUserMessageError({ message: `Session ${sessionID} has no user message to answer` })
     const last = history.at(-1)!
+    const settled = await settleStructured(context, history, user, last)
+    if (settled) return settled
     if (last.info.role === "assistant" && isFinal(last, user)) {
       // An automatic compaction whose resume message a crash prevented: resume now.
       if (!isCompletedSummary(last.info) || !compactionPart(user)?.auto || abort.aborted) return last
@@ -116,8 +119,36 @@ async function runSteps(
       continue
     }
     history.push(answer.message)
+    const answered = await settleStructured(context, history, user, answer.message, finalStep)
+    if (answered) return answered
     if (answer.outcome !== "continue" || finalStep || abort.aborted) return answer.message
   }
+}
+
+/**
+ * A structured turn ends when its answer settles (see structuredVerdict): the valid object is
+ * stored on the message as `structured`, or the message fails with a StructuredOutputError.
+ * Checked before the exit rule, so a run after a crash between the call and this write ends
+ * the turn the same way.
+ */
+async function settleStructured(
+  context: LoopContext,
+  history: WithParts[],
+  user: WithParts,
+  last: WithParts,
+  lastStep = false,
+): Promise<WithParts | undefined> {
+  const format = structuredFormat(user.info as User)
+  if (!format || last.info.role !== "assistant" || last.info.structured !== undefined) return undefined
+  const verdict = structuredVerdict(format, history, user, last, lastStep)
+  if (!verdict) return undefined
+  const info = last.info
+  const settled =
+    "error" in verdict
+      ? await context.call.fail(info, structuredOutputError(verdict.error))
+      : await context.call.settle({ ...info, structured: verdict.structured as Assistant["structured"] })
+  history[history.indexOf(last)] = settled
+  return settled
 }
 
 async function drop(context: LoopContext, history: WithParts[], message: WithParts): Promise<void> {

@@ -53,6 +53,23 @@ export class UnknownError extends NamedError<"UnknownError", z.infer<typeof Unkn
   static readonly Schema = z.object({ name: z.literal("UnknownError"), data: UnknownErrorData })
 }
 
+const StructuredOutputErrorData = z.object({ message: z.string(), retries: z.number().int().nonnegative() })
+/**
+ * A prompt asked for structured output (`format: { type: "json_schema" }`) and the model never
+ * gave a valid one: it answered in plain text, or its answers failed the schema more than
+ * `retries` times.
+ */
+export class StructuredOutputError extends NamedError<
+  "StructuredOutputError",
+  z.infer<typeof StructuredOutputErrorData>
+> {
+  static override readonly errorName = "StructuredOutputError"
+  static readonly Schema = z.object({
+    name: z.literal("StructuredOutputError"),
+    data: StructuredOutputErrorData,
+  })
+}
+
 /** The serialised `{ name, data }` form of an error stored on an assistant message. */
 export const AssistantError = z.discriminatedUnion("name", [
   AuthError.Schema,
@@ -61,5 +78,6 @@ export const AssistantError = z.discriminatedUnion("name", [
   AbortedError.Schema,
   ContextOverflowError.Schema,
   UnknownError.Schema,
+  StructuredOutputError.Schema,
 ])
 export type AssistantError = z.infer<typeof AssistantError>

@@ -2,6 +2,7 @@ import { z } from "zod"
 import { schema as id } from "../id/identifier.js"
 import { FileDiff } from "../snapshot/schema.js"
 import { AssistantError } from "./errors.js"
+import { OutputFormat } from "./format.js"
 import { ModelRef, Part, Tokens } from "./part.js"
 
 const Base = z.object({
@@ -17,6 +18,8 @@ export const User = Base.extend({
   system: z.string().optional(),
   tools: z.record(z.string(), z.boolean()).optional(),
   variant: z.string().optional(),
+  /** How the answer is shaped; absent means text. */
+  format: OutputFormat.optional(),
   /** What the turn this message started changed in the files, when a Snapshot is configured. */
   summary: z.object({ diffs: z.array(FileDiff) }).optional(),
 })
@@ -35,6 +38,8 @@ export const Assistant = Base.extend({
   finish: z.string().optional(),
   error: AssistantError.optional(),
   summary: z.boolean().optional(),
+  /** The answer to a prompt with `format: { type: "json_schema" }`, validated against its schema. */
+  structured: z.json().optional(),
 })
 export type Assistant = z.infer<typeof Assistant>
 

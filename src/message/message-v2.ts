@@ -1,6 +1,7 @@
 export * from "./errors.js"
 export { Event } from "./events.js"
 export { filterCompacted } from "./filter-compacted.js"
+export { JsonSchemaObject, OutputFormat } from "./format.js"
 export { fromError, isContextOverflow } from "./from-error.js"
 export * from "./info.js"
 export * from "./part.js"

@@ -7,6 +7,7 @@ import {
   AuthError,
   ContextOverflowError,
   OutputLengthError,
+  StructuredOutputError,
   UnknownError,
 } from "./errors.js"
 import type { Assistant, WithParts } from "./info.js"
@@ -48,5 +49,7 @@ function toNamedError(error: AssistantError): NamedError<string, object> {
       return new ContextOverflowError(error.data)
     case "UnknownError":
       return new UnknownError(error.data)
+    case "StructuredOutputError":
+      return new StructuredOutputError(error.data)
   }
 }
