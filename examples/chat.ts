@@ -9,7 +9,7 @@
 import { createInterface } from "node:readline/promises"
 import { createProvider, createRuntime, type Permission, type Question } from "agentloop-sdk"
 import { type CallOptions, say } from "agentloop-sdk/testing"
-import { codingTools } from "agentloop-sdk/tools"
+import { codingPreset } from "agentloop-sdk/tools"
 import { chooseModel } from "./choose-model.js"
 
 const directory = process.argv[2] ?? process.cwd()
@@ -24,8 +24,7 @@ const runtime = createRuntime({
     models: [model],
     default: { providerID: model.providerID, modelID: model.modelID },
   }),
-  directory,
-  tools: codingTools({ directory }),
+  ...codingPreset({ directory }),
   onPermission: (request) => askPermission(request),
   onQuestion: (request) => askQuestions(request),
 })

@@ -8,15 +8,14 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { GitSnapshot } from "agentloop-sdk/snapshot/git"
 import { createTestRuntime, say } from "agentloop-sdk/testing"
-import { codingTools } from "agentloop-sdk/tools"
+import { codingPreset } from "agentloop-sdk/tools"
 
 const directory = mkdtempSync(join(tmpdir(), "agentloop-revert-project-"))
 const dataDir = mkdtempSync(join(tmpdir(), "agentloop-revert-snapshots-"))
 
 // A scripted model stands in for a real one; createRuntime({ provider, ... }) takes the same options.
 const { runtime } = createTestRuntime({
-  directory,
-  tools: codingTools({ directory }),
+  ...codingPreset({ directory }),
   snapshot: new GitSnapshot({ directory, dataDir }),
   turns: [
     [say.toolCall("write", { filePath: "greet.ts", content: 'export const greet = () => "hello"\n' })],

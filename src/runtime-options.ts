@@ -48,8 +48,19 @@ export type RuntimeOptions = {
    * `tailTurns` (default 2), `preserveRecentTokens`, `protectedTools`. See docs/compaction.md.
    */
   compaction?: CompactionConfigInput
-  /** Whether the working directory is a git repository, for the system prompt. */
+  /** Whether the working directory is a git repository, for the system prompt (with `environment: "workspace"`). */
   git?: boolean
+  /**
+   * What the system prompt tells the model about where it runs: `"date"` (default) today's date
+   * only; `"workspace"` the session's directory, whether it is a git repository, the platform and
+   * the date (the coding preset's choice); `"none"` nothing.
+   */
+  environment?: "date" | "workspace" | "none"
+  /**
+   * Whether new top-level sessions get a title written by the model. Default: only when the
+   * provider has a small model; `true` also uses the default model; `false` never.
+   */
+  titles?: boolean
   /** Plug-in points of the loop: `chat.message`, `chat.params`, `chat.system`, `tool.before`, `tool.after`, `text.complete`. */
   hooks?: Hooks
   /** Where sessions live. Default: a new MemoryStorage. */
@@ -114,6 +125,8 @@ export const Options = z.strictObject({
   streamIdleTimeoutMs: z.number().int().positive().max(2_147_483_647).optional(),
   compaction: CompactionConfig.optional(),
   git: z.boolean().optional(),
+  environment: z.enum(["date", "workspace", "none"]).optional(),
+  titles: z.boolean().optional(),
   hooks: z
     .strictObject(
       Object.fromEntries(

@@ -146,6 +146,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     permissionRules: parsed.permission ?? [],
     instructions: parsed.instructions ?? [],
     git: parsed.git,
+    environment: parsed.environment ?? "date",
+    titles: parsed.titles,
     hooks: (parsed.hooks ?? {}) as Hooks,
     compaction: CompactionConfig.parse(parsed.compaction ?? {}),
     assertOpen,

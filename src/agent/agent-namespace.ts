@@ -1,4 +1,5 @@
 export { builtins } from "./builtins.js"
+export { codingAgents } from "./coding.js"
 export { InvalidDefaultAgentError, UnknownAgentError } from "./errors.js"
 export { Info, Mode } from "./info.js"
 export * as Prompt from "./prompts/index.js"

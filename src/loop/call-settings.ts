@@ -1,5 +1,5 @@
 import type { Info as AgentInfo } from "../agent/info.js"
-import { systemPrompt } from "../agent/system.js"
+import { type Environment, systemPrompt } from "../agent/system.js"
 import type { User } from "../message/info.js"
 import type { StreamInput } from "../processor/stream-input.js"
 import type { Model } from "../provider/provider.js"
@@ -11,18 +11,14 @@ type Settings = Pick<StreamInput, "temperature" | "topP" | "providerOptions"> & 
 
 /** The system prompt and sampling settings of one model call, after the `chat.system` and `chat.params` hooks. */
 export async function callSettings(
-  deps: Pick<LoopDeps, "git" | "instructions" | "hooks">,
+  deps: Pick<LoopDeps, "git" | "instructions" | "hooks" | "environment">,
   input: { session: SessionInfo; agent: AgentInfo; model: Model; user?: User; abort: AbortSignal },
 ): Promise<Settings> {
   const { session, agent, user } = input
+  const environment = environmentOf(deps, session)
   const blocks = systemPrompt({
     agent,
-    environment: {
-      directory: session.directory,
-      git: deps.git,
-      platform: process.platform,
-      date: new Date(),
-    },
+    ...(environment ? { environment } : {}),
     instructions: deps.instructions,
     ...(user?.system === undefined ? {} : { user: user.system }),
   })
@@ -35,4 +31,19 @@ export async function callSettings(
   }
   await abortable(deps.hooks["chat.params"]?.(about, params), input.abort)
   return { system: system.system.join("\n\n"), ...params }
+}
+
+/** What the runtime's `environment` option lets the model know about where it runs. */
+function environmentOf(
+  deps: Pick<LoopDeps, "git" | "environment">,
+  session: SessionInfo,
+): Environment | undefined {
+  if (deps.environment === "none") return undefined
+  if (deps.environment === "date") return { date: new Date() }
+  return {
+    directory: session.directory,
+    ...(deps.git === undefined ? {} : { git: deps.git }),
+    platform: process.platform,
+    date: new Date(),
+  }
 }

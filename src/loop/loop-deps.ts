@@ -47,6 +47,10 @@ export type LoopDeps = {
   instructions: string[]
   /** Whether the working directory is a git repository, for the system prompt; unknown when undefined. */
   git: boolean | undefined
+  /** See RuntimeOptions.environment. */
+  environment: "date" | "workspace" | "none"
+  /** See RuntimeOptions.titles; undefined: only with a small model. */
+  titles: boolean | undefined
   hooks: Hooks
   compaction: CompactionConfig
   /** Requests that stopped processes left stored (permissions and questions together). */

@@ -5,7 +5,7 @@ import type { LoopDeps } from "./loop-deps.js"
 
 /**
  * Titles of new top-level sessions, written by the hidden `title` agent on the small model
- * without holding up the loop. `closing` stops them; a failure keeps the default title.
+ * (the default model only when the host asked for titles) without holding up the loop. `closing` stops them; a failure keeps the default title.
  */
 export function createTitles(deps: LoopDeps, closing: AbortSignal) {
   const titles = new Map<string, Promise<void>>()
@@ -15,8 +15,9 @@ export function createTitles(deps: LoopDeps, closing: AbortSignal) {
         .flatMap((part) => (part.type === "text" && !part.synthetic && !part.ignored ? [part.text] : []))
         .join("\n")
       const agent = deps.agents.title
-      if (titles.has(sessionID) || !text.trim() || !agent || !deps.provider) return
-      const model = deps.provider.smallModel()
+      if (titles.has(sessionID) || !text.trim() || !agent || !deps.provider || deps.titles === false) return
+      const model = deps.provider.smallModel() ?? (deps.titles ? deps.provider.defaultModel() : undefined)
+      if (!model) return
       const task = generateTitle({ model: model.language, agent, text, abort: closing })
         .then(async (title) => {
           const current = await deps.session.get(sessionID)

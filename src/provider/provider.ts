@@ -16,8 +16,8 @@ export type Model = { language: LanguageModel; info: ModelInfo }
 export interface Provider {
   getModel(ref: ModelRef): Model
   defaultModel(): Model
-  /** The model for cheap side jobs such as titles; the default model when none is configured. */
-  smallModel(): Model
+  /** The model for cheap side jobs such as titles; undefined when none is configured. */
+  smallModel(): Model | undefined
 }
 
 // A string is a model ID for the AI SDK's global provider; anything else must be a model object.
@@ -96,7 +96,7 @@ export function createProvider(options: ProviderOptions): Provider {
   return {
     getModel,
     defaultModel: () => getModel(parsed.default),
-    smallModel: () => getModel(parsed.small ?? parsed.default),
+    smallModel: () => (parsed.small ? getModel(parsed.small) : undefined),
   }
 }
 

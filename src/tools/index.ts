@@ -6,6 +6,7 @@ export {
   ShellParserError,
   WorkdirError,
 } from "./bash/index.js"
+export { type CodingPreset, codingPreset } from "./coding-preset.js"
 export { type CodingToolsOptions, codingTools } from "./coding-tools.js"
 export { editTool } from "./edit.js"
 export {

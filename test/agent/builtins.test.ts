@@ -2,24 +2,34 @@ import { describe, expect, it } from "vitest"
 import { Agent } from "../../src/agent/index.js"
 import { Permission } from "../../src/permission/index.js"
 
-const agents = Agent.builtins()
+const builtins = Agent.builtins()
+// The built-ins with the coding agents over them, as the coding preset gives them.
+const agents = Agent.resolveAgents(Agent.codingAgents())
 const action = (agent: string, permission: string, pattern = "*") =>
   Permission.evaluate(permission, pattern, agents[agent]!.permission).action
 
 describe("Agent.builtins", () => {
-  it("has the seven built-in agents, each valid and named after its key", () => {
-    expect(Object.keys(agents).sort()).toEqual(
-      ["build", "compaction", "explore", "general", "plan", "summary", "title"].sort(),
+  it("has the five built-in agents, each valid and named after its key", () => {
+    expect(Object.keys(builtins).sort()).toEqual(
+      ["build", "compaction", "general", "summary", "title"].sort(),
     )
-    for (const [name, agent] of Object.entries(agents)) {
+    for (const [name, agent] of Object.entries(builtins)) {
       expect(Agent.Info.parse(agent)).toEqual(agent)
       expect(agent.name).toBe(name)
       expect(agent.prompt?.length).toBeGreaterThan(100)
     }
-    expect(agents.build?.mode).toBe("primary")
-    expect(agents.plan?.mode).toBe("primary")
-    expect(agents.general?.mode).toBe("subagent")
-    expect(agents.explore?.mode).toBe("subagent")
+    expect(builtins.build?.mode).toBe("primary")
+    expect(builtins.general?.mode).toBe("subagent")
+  })
+
+  it("assume no codebase: a neutral prompt, and no rules for the coding tools' shell or edits", () => {
+    expect(builtins.build!.prompt).toBe(Agent.Prompt.DEFAULT)
+    for (const agent of [builtins.build!, builtins.general!]) {
+      expect(agent.prompt).not.toMatch(/coding|codebase|project/i)
+      const named = new Set(agent.permission.map((rule) => rule.permission))
+      for (const tool of ["bash", "edit", "webfetch", "websearch", "glob", "grep", "list"])
+        expect(named.has(tool), `${agent.name} names ${tool}`).toBe(false)
+    }
   })
 
   it("builds fresh objects on each call, so changing one never leaks into the next", () => {
@@ -47,6 +57,16 @@ describe("Agent.builtins", () => {
 
     it("lets the model ask the user questions", () => {
       expect(action("build", "question")).toBe("allow")
+    })
+  })
+
+  describe("the coding agents (Agent.codingAgents)", () => {
+    it("add plan and explore, and give build the coding prompt with the built-in rules", () => {
+      expect(agents.build).toMatchObject({ mode: "primary", prompt: Agent.Prompt.BUILD })
+      expect(agents.build!.permission).toEqual(builtins.build!.permission)
+      expect(agents.plan?.mode).toBe("primary")
+      expect(agents.explore?.mode).toBe("subagent")
+      for (const agent of Object.values(agents)) expect(Agent.Info.parse(agent)).toEqual(agent)
     })
   })
 

@@ -47,9 +47,12 @@ describe("Agent.resolveAgents", () => {
     expect(Permission.evaluate("edit", "a.ts", rules).action).toBe("allow")
   })
 
-  it("lets an override allow edits in plan for some paths only", () => {
+  it("lets an override allow edits in the coding preset's plan for some paths only", () => {
+    const coding = Agent.codingAgents()
+    const allowPlans = { permission: "edit", pattern: "plans/*", action: "allow" } as const
     const agents = Agent.resolveAgents({
-      plan: { permission: [{ permission: "edit", pattern: "plans/*", action: "allow" }] },
+      ...coding,
+      plan: { ...coding.plan, permission: [...coding.plan!.permission, allowPlans] },
     })
     expect(Permission.evaluate("edit", "plans/next.md", agents.plan!.permission).action).toBe("allow")
     expect(Permission.evaluate("edit", "src/a.ts", agents.plan!.permission).action).toBe("deny")
@@ -104,10 +107,10 @@ describe("Agent.resolveAgents", () => {
 describe("Agent.getAgent", () => {
   it("finds an agent by name, and names the known ones when it is absent", () => {
     const agents = Agent.resolveAgents()
-    expect(Agent.getAgent(agents, "plan")).toBe(agents.plan)
+    expect(Agent.getAgent(agents, "general")).toBe(agents.general)
     const error = thrown(() => Agent.getAgent(agents, "constructor"))
     expect(Agent.UnknownAgentError.isInstance(error)).toBe(true)
-    expect((error as Agent.UnknownAgentError).data.known).toContain("explore")
+    expect((error as Agent.UnknownAgentError).data.known).toContain("general")
   })
 })
 
@@ -121,7 +124,7 @@ describe("Agent.defaultAgent", () => {
 
   it.each([
     ["missing", "unknown", "does not exist"],
-    ["explore", "subagent", "is a sub-agent"],
+    ["general", "subagent", "is a sub-agent"],
     ["helper", "subagent", "is a sub-agent"],
     ["title", "hidden", "is hidden"],
   ] as const)("rejects %s (%s) and lists the primary agents", (name, reason, text) => {
@@ -129,7 +132,7 @@ describe("Agent.defaultAgent", () => {
     expect(Agent.InvalidDefaultAgentError.isInstance(error)).toBe(true)
     const data = (error as Agent.InvalidDefaultAgentError).data
     expect(data).toMatchObject({ name, reason })
-    expect(data.primary).toEqual(["build", "plan", "reviewer"])
-    expect(data.message).toBe(`Default agent "${name}" ${text}. Primary agents: build, plan, reviewer`)
+    expect(data.primary).toEqual(["build", "reviewer"])
+    expect(data.message).toBe(`Default agent "${name}" ${text}. Primary agents: build, reviewer`)
   })
 })

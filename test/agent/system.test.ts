@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Agent } from "../../src/agent/index.js"
 
-const agents = Agent.builtins()
+const agents = Agent.resolveAgents(Agent.codingAgents())
 const environment = { directory: "/work/project", platform: "linux", date: new Date(2026, 0, 5, 12, 0) }
 
 describe("Agent.systemPrompt", () => {
@@ -29,9 +29,14 @@ describe("Agent.systemPrompt", () => {
     ])
   })
 
-  it("uses the build prompt for an agent without one", () => {
+  it("uses the default prompt for an agent without one", () => {
     const agent = Agent.resolveAgents({ custom: {} }).custom!
-    expect(Agent.systemPrompt({ agent, environment })[0]).toBe(Agent.Prompt.BUILD)
+    expect(Agent.systemPrompt({ agent, environment })[0]).toBe(Agent.Prompt.DEFAULT)
+  })
+
+  it("leaves the environment block out when no environment is given", () => {
+    const blocks = Agent.systemPrompt({ agent: agents.build!, instructions: ["Be brief."] })
+    expect(blocks).toEqual([Agent.Prompt.BUILD, "Be brief."])
   })
 
   it("leaves out empty blocks", () => {
@@ -56,6 +61,14 @@ describe("Agent.environmentBlock", () => {
       "Is the directory a git repository: no",
     )
     expect(Agent.environmentBlock(environment)).not.toContain("git repository")
+  })
+
+  it("shows only the fields given, and nothing without any", () => {
+    const date = new Date(2026, 0, 5, 12, 0)
+    expect(Agent.environmentBlock({ date })).toBe(
+      "Here is information about the environment you are running in:\n<env>\nToday's date: 2026-01-05\n</env>",
+    )
+    expect(Agent.environmentBlock({})).toBe("")
   })
 
   it("shows the platform as given", () => {

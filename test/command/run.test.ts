@@ -17,7 +17,7 @@ function setup(commands: Record<string, Info>) {
   const prompts: PromptInput[] = []
   const runner = createCommandRunner({
     commands,
-    agents: Agent.builtins(),
+    agents: Agent.resolveAgents(Agent.codingAgents()),
     defaultAgent: () => "build",
     async prompt(input) {
       prompts.push(input)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { Command, type MessageV2 } from "../../src/index.js"
+import { Agent, Command, type MessageV2 } from "../../src/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 
 const commands: Record<string, Command.Info> = {
@@ -12,7 +12,11 @@ const texts = (message: MessageV2.WithParts) =>
 
 describe("runtime.session.command", () => {
   it("expands the arguments and prompts with the command's agent", async () => {
-    const { runtime, model } = createTestRuntime({ commands, turns: [[say.text("Looks fine.")]] })
+    const { runtime, model } = createTestRuntime({
+      commands,
+      agents: Agent.codingAgents(),
+      turns: [[say.text("Looks fine.")]],
+    })
     const session = await runtime.session.create({ title: "commands" })
     const answer = await runtime.session.command({
       sessionID: session.id,
@@ -31,6 +35,7 @@ describe("runtime.session.command", () => {
   it("runs a command whose agent is a sub-agent as a subtask in the caller's turn", async () => {
     const { runtime } = createTestRuntime({
       commands,
+      agents: Agent.codingAgents(),
       turns: [[say.text("The parser is in src/parser.ts.")], [say.text("It is in src/parser.ts.")]],
     })
     const session = await runtime.session.create({ title: "commands" })
@@ -48,7 +53,7 @@ describe("runtime.session.command", () => {
   })
 
   it("names an unknown command and stores nothing", async () => {
-    const { runtime } = createTestRuntime({ commands, turns: [] })
+    const { runtime } = createTestRuntime({ commands, agents: Agent.codingAgents(), turns: [] })
     const session = await runtime.session.create({ title: "commands" })
     const error = await runtime.session.command({ sessionID: session.id, command: "deploy" }).catch((e) => e)
     expect(Command.UnknownCommandError.isInstance(error)).toBe(true)

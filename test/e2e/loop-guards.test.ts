@@ -99,7 +99,7 @@ describe("question tool", () => {
 
   it("is denied to sub-agents by default", async () => {
     const { runtime } = createTestRuntime()
-    const ids = runtime.tools.enabled({ ruleset: runtime.agents.explore!.permission }).map((tool) => tool.id)
+    const ids = runtime.tools.enabled({ ruleset: runtime.agents.general!.permission }).map((tool) => tool.id)
     expect(ids).not.toContain("question")
     expect(
       runtime.tools.enabled({ ruleset: runtime.agents.build!.permission }).map((tool) => tool.id),

@@ -57,7 +57,7 @@ describe("session.prompt refuses what would corrupt or hide history, writing not
   it("refuses the hidden agents and sub-agents as the agent of a prompt", async () => {
     const { runtime } = createTestRuntime()
     const session = await runtime.session.create()
-    for (const agent of ["compaction", "title", "explore", "general"]) {
+    for (const agent of ["compaction", "title", "general"]) {
       await expect(
         runtime.session.prompt({ sessionID: session.id, agent, parts: text("hi") }),
       ).rejects.toSatisfy(isInvalid)

@@ -52,16 +52,15 @@ describe("Provider.createProvider", () => {
 
   it("returns the configured default and small models", () => {
     expect(provider.defaultModel().language).toBe(sonnet.language)
-    expect(provider.smallModel().language).toBe(haiku.language)
+    expect(provider.smallModel()?.language).toBe(haiku.language)
   })
 
-  it("falls back to the default model when no small model is configured", () => {
+  it("has no small model when none is configured (titles then stay off)", () => {
     const single = Provider.createProvider({
       models: [sonnet, gpt],
       default: { providerID: "openai", modelID: "gpt-5" },
     })
-    expect(single.smallModel().language).toBe(gpt.language)
-    expect(single.smallModel().info.id).toBe("gpt-5")
+    expect(single.smallModel()).toBeUndefined()
   })
 
   it("accepts a model ID string for the AI SDK's global provider", () => {

@@ -1,6 +1,6 @@
 import { parseJsonEventStream, readUIMessageStream, type UIMessageChunk, uiMessageChunkSchema } from "ai"
 import { describe, expect, it } from "vitest"
-import type { MessageV2 } from "../../src/index.js"
+import { Agent, type MessageV2 } from "../../src/index.js"
 import { chatHandler } from "../../src/server/chat.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 import { unknownSessionID } from "./helpers.js"
@@ -17,7 +17,8 @@ function post(body: unknown, init: RequestInit = {}) {
 }
 
 async function setup(turns = [[say.text("Hello from the session")]]) {
-  const context = createTestRuntime({ turns })
+  // The coding agents give the chat a second primary agent (plan) to switch to.
+  const context = createTestRuntime({ turns, agents: Agent.codingAgents() })
   const session = await context.runtime.session.create()
   return { ...context, sessionID: session.id, chat: chatHandler(context.runtime) }
 }

@@ -148,7 +148,7 @@ describe("the todo tools in a session", () => {
     expect(offered(runtime.agents.build!.permission)).toEqual(
       expect.arrayContaining(["todowrite", "todoread"]),
     )
-    expect(offered(runtime.agents.explore!.permission)).not.toContain("todowrite")
-    expect(offered(runtime.agents.explore!.permission)).not.toContain("todoread")
+    expect(offered(runtime.agents.general!.permission)).not.toContain("todowrite")
+    expect(offered(runtime.agents.general!.permission)).not.toContain("todoread")
   })
 })

@@ -1,5 +1,6 @@
 export { BUILD } from "./build.js"
 export { COMPACTION, COMPACTION_CONTINUE } from "./compaction.js"
+export { DEFAULT } from "./default.js"
 export { EXPLORE } from "./explore.js"
 export { GENERAL } from "./general.js"
 export { MAX_STEPS } from "./max-steps.js"
