@@ -10,6 +10,7 @@ export type {
   Unsubscribe,
 } from "./bus/index.js"
 export { Command } from "./command/index.js"
+export type { Coordinator, CoordinatorMessage, Lease } from "./coordination/port.js"
 export { Compaction } from "./compaction/index.js"
 export {
   InvalidInputError,

@@ -4,6 +4,7 @@ import { TimeoutMs } from "./ask/timeout.js"
 import type { Event } from "./bus/catalog.js"
 import type { Info as CommandInfo } from "./command/info.js"
 import { CompactionConfig, type CompactionConfigInput } from "./compaction/config.js"
+import type { Coordinator } from "./coordination/port.js"
 import type { Hooks } from "./loop/hooks.js"
 import { RetryOptions, type RetryOptionsInput } from "./loop/retry.js"
 import type { ApprovalScope } from "./permission/approvals.js"
@@ -65,6 +66,12 @@ export type RuntimeOptions = {
   hooks?: Hooks
   /** Where sessions live. Default: a new MemoryStorage. */
   storage?: Storage
+  /**
+   * Other processes sharing the storage: one owner per session's loop, events, prompts, cancels
+   * and answers across processes. Default: the storage's own (`PostgresStorage` has one), else
+   * none; `false` runs alone even on shared storage.
+   */
+  coordinator?: Coordinator | false
   /** Working directory recorded on new sessions. Default: process.cwd(). */
   directory?: string
   /** Answers permission requests. Without it, answers come from runtime.permission.reply. */
@@ -178,6 +185,20 @@ export const Options = z.strictObject({
         STORAGE_METHODS.every((method) => isFunction((value as Record<string, unknown>)[method])),
       { message: `expected a Storage (${STORAGE_METHODS.join(", ")})` },
     )
+    .optional(),
+  coordinator: z
+    .union([
+      z.literal(false),
+      z.custom<Coordinator>(
+        (value) =>
+          typeof value === "object" &&
+          value !== null &&
+          ["claim", "publish", "subscribe"].every((method) =>
+            isFunction((value as Record<string, unknown>)[method]),
+          ),
+        { message: "expected a Coordinator (claim, publish, subscribe)" },
+      ),
+    ])
     .optional(),
   directory: z.string().min(1).optional(),
   onPermission: z.custom<PermissionHandler>(isFunction, { message: "expected a function" }).optional(),

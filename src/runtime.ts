@@ -5,6 +5,7 @@ import { type Bus, createBus, type Events } from "./bus/bus.js"
 import type { Info as CommandInfo } from "./command/info.js"
 import { type CommandRunner, createCommandRunner } from "./command/run.js"
 import { CompactionConfig } from "./compaction/config.js"
+import { connectRelay, createForwarder } from "./coordination/relay.js"
 import { parseInput } from "./error/invalid-input.js"
 import { RuntimeClosedError } from "./error/runtime-closed.js"
 import { createGenerator } from "./id/identifier.js"
@@ -12,6 +13,7 @@ import type { Hooks } from "./loop/hooks.js"
 import { createLoop } from "./loop/loop.js"
 import { RetryOptions } from "./loop/retry.js"
 import { createStatusRegistry } from "./loop/status-registry.js"
+import { UnknownError } from "./message/errors.js"
 import type { PermissionService } from "./permission/service.js"
 import type { Provider } from "./provider/provider.js"
 import type { QuestionService } from "./question/service.js"
@@ -22,6 +24,7 @@ import { createSessionService, type SessionService } from "./session/service.js"
 import { createSummary, type Summary } from "./session/summary.js"
 import { createProviderStream } from "./spec/provider-stream.js"
 import { MemoryStorage } from "./storage/memory.js"
+import type { Storage } from "./storage/port.js"
 import type { TaskDeps } from "./task/deps.js"
 import { runTask } from "./task/run-task.js"
 import { createTaskTool } from "./task/tool.js"
@@ -70,7 +73,7 @@ export type Runtime = {
 /** The composition root: everything stateful belongs to the runtime it returns. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const parsed = parseInput("runtime options", Options, options)
-  const storage = parsed.storage ?? new MemoryStorage()
+  const storage: Storage = parsed.storage ?? new MemoryStorage()
   const bus: Bus = createBus(parsed.onListenerError ? { onListenerError: parsed.onListenerError } : {})
   const ids = createGenerator()
   let closed: Promise<void> | undefined
@@ -83,6 +86,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const assertStorageOpen = () => {
     if (storageClosed) throw new RuntimeClosedError({ message: "The runtime is closed" })
   }
+  const coordinator = parsed.coordinator === false ? undefined : (parsed.coordinator ?? storage.coordinator)
   const sessionDeps = { storage, bus, ids, directory: parsed.directory ?? process.cwd(), assertOpen }
   const sessions = createSessionService({ ...sessionDeps, beforeRead: (id) => loop.repairIfIdle(id) })
   const { permission, question, stored } = createAskServices(
@@ -96,6 +100,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       onPermission: parsed.onPermission,
       onQuestion: parsed.onQuestion,
       approvalScope: parsed.approvalScope ?? "session",
+      forwardElsewhere: coordinator && createForwarder(coordinator, (sessionID) => loop.runsHere(sessionID)),
     },
     (call, decision) => loop.resume(call, decision),
   )
@@ -150,8 +155,21 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     titles: parsed.titles,
     hooks: (parsed.hooks ?? {}) as Hooks,
     compaction: CompactionConfig.parse(parsed.compaction ?? {}),
+    coordinator,
     assertOpen,
   })
+  const disconnect =
+    coordinator &&
+    connectRelay(coordinator, {
+      bus,
+      loop,
+      permission,
+      question,
+      onError: (error, sessionID) => {
+        const message = error instanceof Error ? error.message : String(error)
+        bus.publish("session.error", { sessionID, error: new UnknownError({ message }).toObject() })
+      },
+    })
 
   const commands = createCommandRunner({
     commands: (parsed.commands ?? {}) as Record<string, CommandInfo>,
@@ -197,6 +215,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
           await question.close()
         } finally {
           storageClosed = true
+          disconnect?.()
           bus.close()
           await storage.close()
         }

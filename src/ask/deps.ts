@@ -1,6 +1,13 @@
 import type { Bus } from "../bus/bus.js"
+import type { CoordinatorMessage } from "../coordination/port.js"
 import type { Generator } from "../id/identifier.js"
 import type { Storage } from "../storage/port.js"
+
+/** An answer another process may be waiting for. */
+export type Forwarded = Extract<
+  CoordinatorMessage,
+  { type: "permission.reply" | "question.reply" | "question.reject" }
+>
 
 /** What the permission and question services need from the runtime. */
 export type AskDeps = {
@@ -12,4 +19,9 @@ export type AskDeps = {
   askTimeoutMs?: number | undefined
   /** For hosts with no human and no handler: what an "ask" becomes. */
   nonInteractive?: "deny" | "allow" | undefined
+  /**
+   * An answer to a request no caller of this runtime waits for: when another process runs the
+   * request's session (and so may be waiting for it), sends `message` there and resolves true.
+   */
+  forwardElsewhere?: ((message: Forwarded) => Promise<boolean>) | undefined
 }

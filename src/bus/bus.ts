@@ -31,6 +31,8 @@ export type Events = {
 
 export type Bus = Events & {
   publish<T extends EventType>(type: T, properties: EventProperties<T>): void
+  /** Hands listeners an event that was published elsewhere (another process's), as it is. */
+  deliver(event: Event): void
   close(): void
 }
 
@@ -51,6 +53,12 @@ export function createBus(options: { onListenerError?: ListenerErrorHandler } = 
     }
   }
 
+  function deliver(event: Event): void {
+    if (closed) return
+    emitter.emit(event.type, event)
+    emitter.emit(ANY, event)
+  }
+
   function subscribe(name: string | symbol, listener: (event: Event) => void): Unsubscribe {
     if (closed) return () => {}
     emitter.on(name, listener)
@@ -59,11 +67,9 @@ export function createBus(options: { onListenerError?: ListenerErrorHandler } = 
 
   return {
     publish(type, properties) {
-      if (closed) return
-      const event = { type, properties } as Event
-      emitter.emit(type, event)
-      emitter.emit(ANY, event)
+      deliver({ type, properties } as Event)
     },
+    deliver,
     on(type, listener) {
       return subscribe(type, guard(listener))
     },

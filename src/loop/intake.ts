@@ -78,6 +78,8 @@ export function createIntake(
     if (!session.parentID && isDefaultTitle(session.title)) titles.start(session.id, message)
     if (parsed.noReply) return message
 
+    // Another process may be running the session: its run takes the message in.
+    await deps.coordinator?.publish({ type: "prompt", sessionID: session.id, messageID: id })
     const running = runs.get(session.id)
     if (running) running.incoming.push(message)
     else runs.start(session.id)

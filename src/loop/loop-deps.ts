@@ -1,6 +1,7 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
 import type { CompactionConfig } from "../compaction/config.js"
+import type { Coordinator } from "../coordination/port.js"
 import type { ModelRef } from "../message/part.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { PermissionService } from "../permission/service.js"
@@ -60,5 +61,7 @@ export type LoopDeps = {
     /** Answers "no" to what is stored for the session: a new run moves past it. */
     forgetStored(sessionID: string): Promise<void>
   }
+  /** Other processes on the same storage; undefined: this runtime is alone with it. */
+  coordinator: Coordinator | undefined
   assertOpen(): void
 }

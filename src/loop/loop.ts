@@ -32,9 +32,16 @@ export function createLoop(deps: LoopDeps) {
     async isBusy(sessionID: string): Promise<boolean> {
       return runs.get(sessionID) !== undefined || (await deps.asks.storedCalls(sessionID)).size > 0
     },
+    /** Cancels the session's run, in this process or (with a coordinator) whichever runs it. */
     cancel(sessionID: string): void {
-      runs.get(parseID("sessionID", "session", sessionID))?.abort.abort()
+      const id = parseID("sessionID", "session", sessionID)
+      runs.get(id)?.abort.abort()
+      deps.coordinator?.publish({ type: "cancel", sessionID: id }).catch(() => undefined)
     },
+    cancelHere: (sessionID: string) => runs.get(sessionID)?.abort.abort(),
+    /** This process owns the session and runs it now (with a coordinator). */
+    runsHere: (sessionID: string) => runs.get(sessionID)?.owned === true,
+    takeRemotePrompt: runs.takeRemotePrompt,
     status: (sessionID: string) => deps.status.get(parseID("sessionID", "session", sessionID)),
     /** Cancels every run and title, and waits for them to settle. */
     async close(): Promise<void> {

@@ -3,7 +3,7 @@ import type { WithParts } from "../message/info.js"
 import type { LoopContext } from "./context.js"
 import { repairSession } from "./repair.js"
 import type { StoredDecision, ToolCallRef } from "./resume.js"
-import { executeRun } from "./run.js"
+import { executeOwnedRun } from "./owned-run.js"
 import type { Resume, Run, RunState } from "./run-state.js"
 
 type StartOptions = Partial<Pick<RunState, "compact" | "resumes" | "holdForAnswers">>
@@ -25,7 +25,7 @@ export function createRunRegistry(context: LoopContext) {
       ...options,
     }
     deps.status.set(sessionID, { type: "busy" })
-    const done = executeRun(context, sessionID, state)
+    const done = executeOwnedRun(context, sessionID, state)
       .then(async (answer) => {
         // The turn's diff is a view of what the snapshots recorded: it can be had again from
         // session.diff, so a failure to compute it does not fail the turn.
@@ -39,7 +39,8 @@ export function createRunRegistry(context: LoopContext) {
         const left = state.resumes.splice(0)
         if (left.length > 0) startResumes(sessionID, left)
       })
-    runs.set(sessionID, { ...state, done })
+    // The same object as the run sees, so what it marks (owned) is seen through the registry.
+    runs.set(sessionID, Object.assign(state, { done }))
     return done
   }
 
@@ -75,13 +76,25 @@ export function createRunRegistry(context: LoopContext) {
     /** Repairs what a stopped process left in a session this runtime is not running and has not run. */
     async repairIfIdle(sessionID: string): Promise<void> {
       if (runs.has(sessionID) || context.repaired.has(sessionID)) return
+      // What another process is running is not left over: only its owner may close it.
+      const lease = await deps.coordinator?.claim(sessionID, { wait: false })
+      if (deps.coordinator && !lease) return
       context.repaired.add(sessionID)
       try {
         await repairSession(deps, sessionID, await deps.asks.storedCalls(sessionID))
       } catch (error) {
         context.repaired.delete(sessionID)
         throw error
+      } finally {
+        await lease?.release().catch(() => undefined)
       }
+    },
+    /** A prompt another process stored: a run this process owns takes it in at its next step. */
+    async takeRemotePrompt(sessionID: string, messageID: string): Promise<void> {
+      const run = runs.get(sessionID)
+      if (!run?.owned) return
+      const message = await deps.storage.getMessage(sessionID, messageID)
+      if (message?.info.role === "user" && runs.get(sessionID) === run) run.incoming.push(message)
     },
     stop,
     /** Cancels every run; resolves when they have settled. */

@@ -18,6 +18,8 @@ export type RunState = {
   holdForAnswers?: boolean
   /** Callers waiting on the run, and how many of those aborted their signal: all of them cancel it. */
   callers: { waiting: number; aborted: number }
+  /** With a coordinator: this process owns the session and the run has started (see owned-run.ts). */
+  owned?: boolean
 }
 
 export type Run = RunState & { done: Promise<WithParts> }

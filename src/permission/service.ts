@@ -177,6 +177,12 @@ export function createPermissionService(deps: PermissionDeps) {
     } = parseInput("permission.reply input", ReplyInputSchema, input)
     const request = waiters.get(requestID) ?? (await pending.get(requestID))
     if (!request) throw NotFoundError.of("Permission request", requestID)
+    const forward = {
+      type: "permission.reply",
+      sessionID: request.sessionID,
+      input: { requestID, reply: answer, message },
+    } as const
+    if (!waiters.has(requestID) && (await deps.forwardElsewhere?.(forward))) return
     await answerRequest(request, answer, message)
   }
 

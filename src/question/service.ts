@@ -108,6 +108,12 @@ export function createQuestionService(deps: QuestionDeps) {
     const { requestID, answers } = parseInput("question.reply input", ReplyInputSchema, input)
     const request = await find(requestID)
     checkAnswers(request.questions, answers)
+    const forward = {
+      type: "question.reply",
+      sessionID: request.sessionID,
+      input: { requestID, answers },
+    } as const
+    if (!waiters.has(requestID) && (await deps.forwardElsewhere?.(forward))) return
     const orphaned = isOrphaned(request)
     await answer(request, answers)
     if (orphaned) await deps.onStoredAnswer?.(request, answers)
@@ -116,6 +122,8 @@ export function createQuestionService(deps: QuestionDeps) {
   async function reject(requestID: string): Promise<void> {
     deps.assertOpen()
     const request = await find(parseID("requestID", "question", requestID))
+    const forward = { type: "question.reject", sessionID: request.sessionID, requestID: request.id } as const
+    if (!waiters.has(request.id) && (await deps.forwardElsewhere?.(forward))) return
     const orphaned = isOrphaned(request)
     await dismiss(request, RejectedError.byUser())
     if (orphaned) await deps.onStoredAnswer?.(request, undefined)

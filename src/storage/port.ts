@@ -1,3 +1,4 @@
+import type { Coordinator } from "../coordination/port.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
 import type { Info as SessionInfo } from "../session/info.js"
@@ -66,4 +67,9 @@ export interface Storage {
   listValues(prefix: string): Promise<{ key: string; value: unknown }[]>
   write(writes: readonly StorageWrite[]): Promise<void>
   close(): Promise<void>
+  /**
+   * For storage that several processes share (PostgresStorage): what keeps their runtimes
+   * apart. A runtime uses it unless given its own `coordinator`.
+   */
+  readonly coordinator?: Coordinator
 }

@@ -1,4 +1,5 @@
 export { type Builders, createBuilders } from "./builders.js"
+export { createCoordinatorHub, type HubCoordinator } from "./coordinator-hub.js"
 export { type CallOptions, type ScriptStep, type StreamChunk, say } from "./script.js"
 export { type ScriptedModel, scriptedModel, type Turn } from "./scripted-model.js"
 export {

@@ -1,0 +1,43 @@
+import type { Event } from "../bus/catalog.js"
+import type { ReplyInput as PermissionReplyInput } from "../permission/input.js"
+import type { ReplyInput as QuestionReplyInput } from "../question/input.js"
+
+/**
+ * What one process tells the others on the same database: its events (so every process's
+ * `runtime.events` sees them), a prompt it stored for a session another process may be running,
+ * a cancel, and answers to permission requests and questions another process may be waiting on.
+ */
+export type CoordinatorMessage =
+  | { type: "event"; event: Event }
+  | { type: "prompt"; sessionID: string; messageID: string }
+  | { type: "cancel"; sessionID: string }
+  | { type: "permission.reply"; sessionID: string; input: PermissionReplyInput }
+  | { type: "question.reply"; sessionID: string; input: QuestionReplyInput }
+  | { type: "question.reject"; sessionID: string; requestID: string }
+
+/** Ownership of one session's loop, held until `release`, or lost if the holder's link breaks. */
+export interface Lease {
+  /** Aborts if ownership was lost without `release` (say, the database connection dropped). */
+  readonly lost: AbortSignal
+  release(): Promise<void>
+}
+
+/**
+ * How the runtimes of several processes sharing one storage stay out of each other's way: a
+ * session's loop runs in one process at a time (`claim`), and messages reach every other
+ * process (`publish`, `subscribe`). A process that dies must lose its leases within a bounded
+ * time, so that another can take its sessions over. `PostgresStorage` brings one; without a
+ * coordinator a runtime assumes it is alone with its storage.
+ */
+export interface Coordinator {
+  /**
+   * Makes this process the session's owner. With `wait: false` resolves undefined at once when
+   * another process owns it; otherwise waits until it can, or until `signal` aborts (then
+   * undefined).
+   */
+  claim(sessionID: string, options: { wait: boolean; signal?: AbortSignal }): Promise<Lease | undefined>
+  /** Sends to every other process, in the order of the calls; never back to this one. */
+  publish(message: CoordinatorMessage): Promise<void>
+  /** Receives the other processes' messages; returns the unsubscribe function. */
+  subscribe(listener: (message: CoordinatorMessage) => void): () => void
+}

@@ -1,0 +1,85 @@
+import type { Forwarded } from "../ask/deps.js"
+import type { Bus } from "../bus/bus.js"
+import type { Event } from "../bus/catalog.js"
+import type { ReplyInput as PermissionReplyInput } from "../permission/input.js"
+import type { ReplyInput as QuestionReplyInput } from "../question/input.js"
+import type { Coordinator, CoordinatorMessage } from "./port.js"
+
+export type RelayTargets = {
+  bus: Bus
+  loop: {
+    takeRemotePrompt(sessionID: string, messageID: string): Promise<void>
+    /** Cancels this process's run of the session, without telling the others again. */
+    cancelHere(sessionID: string): void
+    /** Whether this process runs the session now. */
+    runsHere(sessionID: string): boolean
+  }
+  permission: { reply(input: PermissionReplyInput): Promise<void> }
+  question: { reply(input: QuestionReplyInput): Promise<void>; reject(requestID: string): Promise<void> }
+  /** A prompt, cancel or answer from another process that failed here. */
+  onError(error: unknown, sessionID: string): void
+}
+
+/**
+ * Joins a runtime to the other processes on its storage: every event it publishes is sent to
+ * them (a failure to send goes to the runtime's `onListenerError`), theirs are delivered to its
+ * listeners, and their prompts, cancels and answers reach its runs and waiting requests.
+ * Returns the function that disconnects it.
+ */
+export function connectRelay(coordinator: Coordinator, targets: RelayTargets): () => void {
+  const { bus, loop, permission, question, onError } = targets
+  const remote = new WeakSet<Event>()
+  const offBus = bus.onAny((event) => {
+    if (!remote.has(event)) return coordinator.publish({ type: "event", event })
+  })
+  const offCoordinator = coordinator.subscribe((message) => {
+    handle(message).catch((error: unknown) => {
+      if (message.type !== "event") onError(error, message.sessionID)
+    })
+  })
+
+  async function handle(message: CoordinatorMessage): Promise<void> {
+    switch (message.type) {
+      case "event":
+        remote.add(message.event)
+        bus.deliver(message.event)
+        return
+      case "prompt":
+        return loop.takeRemotePrompt(message.sessionID, message.messageID)
+      case "cancel":
+        return loop.cancelHere(message.sessionID)
+      // Only the process running the session answers: any other would forward it again.
+      case "permission.reply":
+        if (loop.runsHere(message.sessionID)) await permission.reply(message.input)
+        return
+      case "question.reply":
+        if (loop.runsHere(message.sessionID)) await question.reply(message.input)
+        return
+      case "question.reject":
+        if (loop.runsHere(message.sessionID)) await question.reject(message.requestID)
+        return
+    }
+  }
+
+  return () => {
+    offBus()
+    offCoordinator()
+  }
+}
+
+/**
+ * `AskDeps.forwardElsewhere`: an answer goes to the process that runs the request's session,
+ * unless this process runs it or nobody does (then the answer resumes it here, as after a crash).
+ */
+export function createForwarder(coordinator: Coordinator, runsHere: (sessionID: string) => boolean) {
+  return async (message: Forwarded): Promise<boolean> => {
+    if (runsHere(message.sessionID)) return false
+    const lease = await coordinator.claim(message.sessionID, { wait: false })
+    if (lease) {
+      await lease.release()
+      return false
+    }
+    await coordinator.publish(message)
+    return true
+  }
+}
