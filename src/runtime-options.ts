@@ -15,13 +15,18 @@ import type { QuestionHandler } from "./question/service.js"
 import type { Snapshot } from "./snapshot/port.js"
 import type { Storage } from "./storage/port.js"
 import type { AttributeValue, TelemetrySettings, Tracer } from "./telemetry/index.js"
+import type { AITool } from "./tool/from-ai.js"
 import type { Info as ToolInfo } from "./tool/tool.js"
 
 export type RuntimeOptions = {
   /** The models sessions run on. The prompt loop needs one; sessions, storage and asks do not. */
   provider?: Provider
-  /** Tools registered besides the built-ins; one with a built-in's id replaces it. */
-  tools?: ToolInfo[]
+  /**
+   * Tools registered besides the built-ins; one with a built-in's id replaces it. An AI SDK
+   * `ToolSet` (`{ weather: tool({...}) }`, an MCP client's `tools()`) is taken as
+   * `Tool.fromAISet(set)`: each tool named by its key, asking its own permission.
+   */
+  tools?: ToolInfo[] | Record<string, AITool>
   /** Overrides of the built-in agents, or new agents, by name. */
   agents?: Record<string, Partial<AgentInfo>>
   /** The agent a prompt runs with when it names none. Default "build". */
@@ -167,15 +172,18 @@ export const Options = z.strictObject({
     )
     .optional(),
   tools: z
-    .array(
-      z.custom<ToolInfo>(
-        (value) =>
-          typeof value === "object" &&
-          value !== null &&
-          isFunction((value as Record<string, unknown>).execute),
-        { message: "expected a tool made with Tool.define" },
-      ),
-    )
+    .custom<ToolInfo[] | Record<string, AITool>>((value) => typeof value === "object" && value !== null, {
+      message: "expected an array of tools, or an AI SDK tool set ({ name: tool })",
+    })
+    .superRefine((tools, context) => {
+      const entries: [string | number, unknown][] = Array.isArray(tools)
+        ? tools.map((tool, index) => [index, tool])
+        : Object.entries(tools)
+      for (const [key, tool] of entries) {
+        const problem = Array.isArray(tools) ? notToolInfo(tool) : notAITool(tool)
+        if (problem) context.addIssue({ code: "custom", path: [key], message: problem })
+      }
+    })
     .optional(),
   storage: z
     .custom<Storage>(
@@ -224,3 +232,18 @@ export const Options = z.strictObject({
     .custom<RuntimeOptions["onListenerError"]>(isFunction, { message: "expected a function" })
     .optional(),
 })
+
+function notToolInfo(value: unknown): string | undefined {
+  const tool = value as Record<string, unknown> | null
+  if (typeof tool === "object" && tool !== null && typeof tool.id === "string" && isFunction(tool.execute))
+    return undefined
+  return typeof tool === "object" && tool !== null && "inputSchema" in tool
+    ? "an AI SDK tool has no id: use Tool.fromAI(id, tool), or pass the tools as { name: tool }"
+    : "expected a Tool.Info (Tool.define)"
+}
+
+function notAITool(value: unknown): string | undefined {
+  return typeof value === "object" && value !== null && "inputSchema" in value
+    ? undefined
+    : "expected an AI SDK tool (tool(), dynamicTool(), an MCP client's tools())"
+}

@@ -30,6 +30,7 @@ import { runTask } from "./task/run-task.js"
 import { createTaskTool } from "./task/tool.js"
 import { createTodos, type Todos } from "./todo/todos.js"
 import { createTodoTools } from "./todo/tools.js"
+import { fromAISet } from "./tool/from-ai.js"
 import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
 
 type Loop = ReturnType<typeof createLoop>
@@ -129,7 +130,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     createQuestionTool(question.ask),
     createTaskTool(taskDeps),
     ...createTodoTools(todos),
-    ...(parsed.tools ?? []),
+    ...(Array.isArray(parsed.tools) ? parsed.tools : fromAISet(parsed.tools ?? {})),
   ])
   const loop = createLoop({
     storage,

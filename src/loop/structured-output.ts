@@ -55,6 +55,8 @@ export function structuredOutputTool(format: JsonSchemaFormat): ToolInfo {
   return define(STRUCTURED_OUTPUT_TOOL, {
     description: DESCRIPTION,
     parameters: formatSchema(format),
+    // The model is shown the schema exactly as the host wrote it.
+    inputSchema: () => format.schema,
     execute: async () => ({ title: "Structured output", output: "Answer recorded.", metadata: {} }),
   })
 }

@@ -33,7 +33,7 @@ export async function specTools(
       type: "function",
       name,
       ...(description === undefined ? {} : { description }),
-      inputSchema: info ? schemaOf(info) : await asSchema(tool.inputSchema).jsonSchema,
+      inputSchema: info ? await schemaOf(info) : await asSchema(tool.inputSchema).jsonSchema,
       ...(providerOptions === undefined ? {} : { providerOptions }),
     })
   }

@@ -31,7 +31,7 @@ export function toAITools(
     set[info.id] = tool({
       description: info.description,
       // Lazy: a step that calls the provider directly brings its own converted schema.
-      inputSchema: jsonSchema<unknown>(() => toolInputSchema(info) as JSONSchema7),
+      inputSchema: jsonSchema<unknown>(() => toolInputSchema(info) as JSONSchema7 | PromiseLike<JSONSchema7>),
       execute: (input, options) =>
         runTool(
           info,
@@ -51,7 +51,8 @@ export async function runTool(
   hooks: ToolHooks = {},
 ): Promise<Result> {
   await hooks.start?.(info, input, context)
-  const parsed = info.parameters.safeParse(input)
+  // Async: parameters may check with an AI SDK schema's own (async) validation.
+  const parsed = await info.parameters.safeParseAsync(input)
   if (!parsed.success) throw InvalidToolArgumentsError.fromZod(info.id, parsed.error)
   const args = hooks.before ? await hooks.before(info, parsed.data, context) : parsed.data
   const executed = await info.execute(args, context)

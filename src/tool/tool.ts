@@ -35,19 +35,36 @@ export type Result = {
   attachments?: Attachment[]
 }
 
+/** A JSON schema as a plain object. */
+export type JSONSchemaObject = Record<string, unknown>
+
 export type Info<Parameters extends z.ZodType = z.ZodType> = {
   id: string
   description: string
+  /** Checks the model's arguments (which may be async); what it outputs is what `execute` gets. */
   parameters: Parameters
+  /**
+   * The JSON schema the model is shown, when the tool brings its own (tools from the AI SDK,
+   * `Tool.fromAI`); default: `parameters` converted with `z.toJSONSchema`. Read once per tool.
+   */
+  inputSchema?: () => JSONSchemaObject | PromiseLike<JSONSchemaObject>
   execute(args: z.output<Parameters>, context: Context): Promise<Result>
 }
 
+/** What a tool's id may be: the characters every provider accepts in a tool name. */
+export const TOOL_ID = /^[a-zA-Z0-9_-]{1,64}$/
+
 const Definition = z.object({
-  id: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "use 1-64 letters, digits, _ or -"),
+  id: z.string().regex(TOOL_ID, "use 1-64 letters, digits, _ or -"),
   description: z.string().min(1),
   parameters: z.custom<z.ZodType>((value) => value instanceof z.ZodType, {
     message: "expected a zod schema",
   }),
+  inputSchema: z
+    .custom<NonNullable<Info["inputSchema"]>>((value) => typeof value === "function", {
+      message: "expected a function returning a JSON schema",
+    })
+    .optional(),
   execute: z.custom<Info["execute"]>((value) => typeof value === "function", {
     message: "expected a function",
   }),
