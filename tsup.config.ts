@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
     "storage/sqlite/index": "src/storage/sqlite/index.ts",
+    "storage/postgres/index": "src/storage/postgres/index.ts",
     "snapshot/git/index": "src/snapshot/git/index.ts",
     "tools/index": "src/tools/index.ts",
     "server/index": "src/server/index.ts",

@@ -10,8 +10,8 @@ export type {
   Unsubscribe,
 } from "./bus/index.js"
 export { Command } from "./command/index.js"
-export type { Coordinator, CoordinatorMessage, Lease } from "./coordination/port.js"
 export { Compaction } from "./compaction/index.js"
+export type { Coordinator, CoordinatorMessage, Lease } from "./coordination/port.js"
 export {
   InvalidInputError,
   isNamedError,

@@ -10,7 +10,11 @@ import type { RunState } from "./run-state.js"
  * meanwhile are already in the history it loads; a caller cancelled while another process
  * runs the session gets the session's latest message.
  */
-export async function executeOwnedRun(context: LoopContext, sessionID: string, run: RunState): Promise<WithParts> {
+export async function executeOwnedRun(
+  context: LoopContext,
+  sessionID: string,
+  run: RunState,
+): Promise<WithParts> {
   const { coordinator, storage } = context.deps
   if (!coordinator) return executeRun(context, sessionID, run)
   const lease = await coordinator.claim(sessionID, { wait: true, signal: run.abort.signal })

@@ -1,9 +1,9 @@
 import { UnknownError } from "../message/errors.js"
 import type { WithParts } from "../message/info.js"
 import type { LoopContext } from "./context.js"
+import { executeOwnedRun } from "./owned-run.js"
 import { repairSession } from "./repair.js"
 import type { StoredDecision, ToolCallRef } from "./resume.js"
-import { executeOwnedRun } from "./owned-run.js"
 import type { Resume, Run, RunState } from "./run-state.js"
 
 type StartOptions = Partial<Pick<RunState, "compact" | "resumes" | "holdForAnswers">>

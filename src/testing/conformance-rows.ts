@@ -66,6 +66,25 @@ export const rowCases: Record<string, Case> = {
     assert.deepEqual(loaded, { info: assistant, parts })
   },
 
+  async "keeps NUL and lone surrogates in the text of rows and values"(storage, build) {
+    // Model output can hold both; PostgreSQL's jsonb and text refuse them as they are.
+    const odd = "a\u0000b\ud800c\udc00x\ud83d"
+    const session = build.session({ title: odd })
+    const message = build.user(session.id, { system: odd })
+    const part = { ...build.text(session.id, message.id), text: odd }
+    await storage.write([
+      { type: "session.put", info: session },
+      { type: "message.put", info: message },
+      { type: "part.put", part },
+      { type: "value.put", key: "odd", value: { odd, list: [odd] } },
+    ])
+    assert.deepEqual(await storage.getSession(session.id), session)
+    assert.deepEqual(await storage.getMessage(session.id, message.id), { info: message, parts: [part] })
+    assert.deepEqual(await storage.listMessages(session.id), [{ info: message, parts: [part] }])
+    assert.deepEqual(await storage.getValue("odd"), { odd, list: [odd] })
+    assert.deepEqual(await storage.listValues("od"), [{ key: "odd", value: { odd, list: [odd] } }])
+  },
+
   async "returns messages and parts in ID order, whatever the write order"(storage, build) {
     const session = build.session()
     const messages = [build.user(session.id), build.user(session.id), build.user(session.id)]

@@ -3,7 +3,11 @@ import type { Coordinator, CoordinatorMessage, Lease } from "../coordination/por
 /** One simulated process's coordinator; `crash()` drops its leases and links as a killed process would. */
 export type HubCoordinator = Coordinator & { crash(): void }
 
-type Member = { listeners: Set<(message: CoordinatorMessage) => void>; leases: Set<HeldLease>; alive: boolean }
+type Member = {
+  listeners: Set<(message: CoordinatorMessage) => void>
+  leases: Set<HeldLease>
+  alive: boolean
+}
 type HeldLease = { sessionID: string; member: Member; lost: AbortController }
 
 /**

@@ -95,15 +95,19 @@ const installed = install(packed.tarball, [
   "@types/json-schema",
   "@ai-sdk/anthropic",
   "@ai-sdk/openai",
+  "@ai-sdk/mcp",
+  "@types/pg",
   "vitest",
 ])
 writeFileSync(join(work, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
 
 const api = readPublicApi(
-  ["", "testing/", "storage/sqlite/", "snapshot/git/", "tools/", "server/"].map((path) => ({
-    specifier: `agentloop-sdk${path ? `/${path.slice(0, -1)}` : ""}`,
-    source: join(repo, "src", path, "index.ts"),
-  })),
+  ["", "testing/", "storage/sqlite/", "storage/postgres/", "snapshot/git/", "tools/", "server/"].map(
+    (path) => ({
+      specifier: `agentloop-sdk${path ? `/${path.slice(0, -1)}` : ""}`,
+      source: join(repo, "src", path, "index.ts"),
+    }),
+  ),
 )
 writeFileSync(join(work, "api.json"), JSON.stringify(api))
 const references = typeReferences(api)

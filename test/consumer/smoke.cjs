@@ -2,6 +2,7 @@ const { readFileSync } = require("node:fs")
 const root = require("agentloop-sdk")
 const testing = require("agentloop-sdk/testing")
 const sqlite = require("agentloop-sdk/storage/sqlite")
+const postgres = require("agentloop-sdk/storage/postgres")
 const git = require("agentloop-sdk/snapshot/git")
 const tools = require("agentloop-sdk/tools")
 const server = require("agentloop-sdk/server")
@@ -12,6 +13,7 @@ const modules = {
   "agentloop-sdk": root,
   "agentloop-sdk/testing": testing,
   "agentloop-sdk/storage/sqlite": sqlite,
+  "agentloop-sdk/storage/postgres": postgres,
   "agentloop-sdk/snapshot/git": git,
   "agentloop-sdk/tools": tools,
   "agentloop-sdk/server": server,

@@ -4,6 +4,7 @@ import * as root from "agentloop-sdk"
 import * as server from "agentloop-sdk/server"
 import * as git from "agentloop-sdk/snapshot/git"
 import * as sqlite from "agentloop-sdk/storage/sqlite"
+import * as postgres from "agentloop-sdk/storage/postgres"
 import * as testing from "agentloop-sdk/testing"
 import * as tools from "agentloop-sdk/tools"
 
@@ -15,6 +16,7 @@ const modules = {
   "agentloop-sdk": root,
   "agentloop-sdk/testing": testing,
   "agentloop-sdk/storage/sqlite": sqlite,
+  "agentloop-sdk/storage/postgres": postgres,
   "agentloop-sdk/snapshot/git": git,
   "agentloop-sdk/tools": tools,
   "agentloop-sdk/server": server,

@@ -1,4 +1,5 @@
+export { SchemaVersionError } from "../schema-version-error.js"
+export { StorageClosedError } from "../storage-closed-error.js"
 export type { SqliteDatabase, SqliteStatement, SqliteValue } from "./driver.js"
-export { SchemaVersionError } from "./schema-version-error.js"
 export { SqliteStorage } from "./sqlite-storage.js"
-export { SqliteOpenError, StorageClosedError } from "./storage-errors.js"
+export { SqliteOpenError } from "./storage-errors.js"

@@ -1,5 +1,5 @@
+import { SchemaVersionError } from "../schema-version-error.js"
 import type { SqliteDatabase } from "./driver.js"
-import { SchemaVersionError } from "./schema-version-error.js"
 
 /**
  * Schema migrations; migration N (1-based) takes `PRAGMA user_version` from N - 1 to N.

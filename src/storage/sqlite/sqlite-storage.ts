@@ -4,10 +4,10 @@ import type { Info as SessionInfo } from "../../session/info.js"
 import { CorruptRowError } from "../corrupt-row.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import { readJsonRow, refuseParentCycle, requireString, rowStamp, validateWrites } from "../rows.js"
+import { StorageClosedError } from "../storage-closed-error.js"
 import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./driver.js"
 import { migrate, rollback } from "./migrations.js"
 import { SQL, type Sql } from "./statements.js"
-import { StorageClosedError } from "./storage-errors.js"
 
 /** A row's stamp as a driver returns it: a bigint when the connection reads safe integers. */
 type Stamp = number | bigint | null

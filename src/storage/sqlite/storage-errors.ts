@@ -8,11 +8,3 @@ export class SqliteOpenError extends NamedError<"SqliteOpenError", z.infer<typeo
   static override readonly errorName = "SqliteOpenError"
   static readonly Schema = z.object({ name: z.literal("SqliteOpenError"), data: OpenData })
 }
-
-const ClosedData = z.object({ message: z.string() })
-
-/** The storage was used after `close()` (a closed runtime closes its storage). */
-export class StorageClosedError extends NamedError<"StorageClosedError", z.infer<typeof ClosedData>> {
-  static override readonly errorName = "StorageClosedError"
-  static readonly Schema = z.object({ name: z.literal("StorageClosedError"), data: ClosedData })
-}

@@ -1,0 +1,268 @@
+import pg from "pg"
+import { InvalidInputError } from "../../error/invalid-input.js"
+import { NotFoundError } from "../../error/not-found.js"
+import type { WithParts } from "../../message/info.js"
+import type { Info as SessionInfo } from "../../session/info.js"
+import { CorruptRowError } from "../corrupt-row.js"
+import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
+import { readJsonRow, refuseParentCycle, requireString, rowStamp, validateWrites } from "../rows.js"
+import { StorageClosedError } from "../storage-closed-error.js"
+import { PostgresCoordinator } from "./coordinator.js"
+import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
+import { migrate } from "./migrations.js"
+import { type Query, queries } from "./queries.js"
+
+export type PostgresStorageOptions = {
+  /**
+   * The PostgreSQL schema that holds the tables, created when missing; default "agentloop".
+   * Apps (or tests) sharing a database keep apart with a schema each.
+   */
+  schema?: string
+}
+
+/** A row of a listing: 0 for a message, 1 for a part of `message_id`. */
+type ListedRow = { kind: number; message_id: string; id: string; stamp: string | null; data: string }
+type Row = { id: string; stamp: string | null; data: string }
+
+/**
+ * Durable storage in PostgreSQL, for many processes on one database. Pass a `pg.Pool` (yours:
+ * `close()` leaves it open) or its config (`close()` ends the pool it made). The schema is
+ * created or migrated by the first call; a schema a newer agentloop migrated fails every call
+ * with SchemaVersionError. Rows are JSON text: every string round-trips, `\u0000` and lone
+ * surrogates included. Its `coordinator` (see docs/scaling.md) makes runtimes of several
+ * processes share the sessions safely.
+ */
+export class PostgresStorage implements Storage {
+  readonly coordinator: PostgresCoordinator
+  readonly #pool: pg.Pool
+  readonly #ownsPool: boolean
+  readonly #sql: Record<Query, string>
+  readonly #stamp = rowStamp()
+  readonly #schema: string
+  #ready: Promise<void> | undefined
+  #closed = false
+
+  constructor(poolOrConfig: pg.Pool | pg.PoolConfig, options: PostgresStorageOptions = {}) {
+    const schema = options.schema ?? "agentloop"
+    if (!/^[a-z_][a-z0-9_]{0,40}$/.test(schema)) {
+      const message = "use 1-41 lower-case letters, digits or _, not starting with a digit"
+      throw new InvalidInputError({
+        message: `Invalid PostgresStorage options: schema: ${message}`,
+        issues: [{ path: "schema", message }],
+      })
+    }
+    this.#schema = schema
+    this.#ownsPool = !(poolOrConfig instanceof pg.Pool)
+    this.#pool = poolOrConfig instanceof pg.Pool ? poolOrConfig : new pg.Pool(poolOrConfig)
+    // An idle client that errors (the server restarted) must not crash the process.
+    if (this.#ownsPool) this.#pool.on("error", () => undefined)
+    this.#sql = queries(schema)
+    const config = (this.#pool as unknown as { options: pg.ClientConfig }).options
+    this.coordinator = new PostgresCoordinator({
+      pool: this.#pool,
+      config,
+      schema,
+      ready: () => this.#open(),
+    })
+  }
+
+  async getSession(sessionID: string): Promise<SessionInfo | undefined> {
+    const [row] = await this.#rows<Row>("getSession", [requireString("sessionID", sessionID)])
+    return row ? this.#decode("session", row) : undefined
+  }
+
+  async listSessions(query: SessionQuery = {}): Promise<SessionInfo[]> {
+    const limit = rowLimit(query.limit)
+    const rows =
+      query.parentID === undefined
+        ? await this.#rows<Row>("listSessions", [limit])
+        : await this.#rows<Row>("listChildSessions", [requireString("parentID", query.parentID), limit])
+    return rows.map((row) => this.#decode("session", row))
+  }
+
+  async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
+    const args = [requireString("sessionID", sessionID), requireString("messageID", messageID)]
+    const [message] = this.#assemble(await this.#rows<ListedRow>("getMessage", args))
+    if (message) return message
+    await this.#requireSession(sessionID)
+    return undefined
+  }
+
+  async listMessages(sessionID: string, query: MessageQuery = {}): Promise<WithParts[]> {
+    requireString("sessionID", sessionID)
+    // One statement, so one snapshot: a message is never read without parts a writer added with it.
+    const limit = rowLimit(query.limit)
+    const rows =
+      limit === null
+        ? await this.#rows<ListedRow>("listMessages", [sessionID])
+        : limit === 0
+          ? []
+          : await this.#rows<ListedRow>("listNewestMessages", [sessionID, limit])
+    if (rows.length === 0) await this.#requireSession(sessionID)
+    return this.#assemble(rows)
+  }
+
+  async getValue(key: string): Promise<unknown> {
+    const [row] = await this.#rows<{ value: string }>("getValue", [encodeKey(requireString("key", key))])
+    return row ? decodeValue(key, row.value) : undefined
+  }
+
+  async listValues(prefix: string): Promise<{ key: string; value: unknown }[]> {
+    const start = encodeKey(requireString("prefix", prefix))
+    const end = prefixEnd(start)
+    const rows = end
+      ? await this.#rows<{ key: Buffer; value: string }>("listValuesBelow", [start, end])
+      : await this.#rows<{ key: Buffer; value: string }>("listValues", [start])
+    return rows.map((row) => {
+      const key = decodeKey(row.key)
+      return { key, value: decodeValue(key, row.value) }
+    })
+  }
+
+  async write(writes: readonly StorageWrite[]): Promise<void> {
+    const valid = validateWrites(writes)
+    await this.#open()
+    const client = await this.#pool.connect()
+    try {
+      await client.query("BEGIN")
+      for (const [index, write] of valid.entries()) await this.#apply(client, write, index)
+      await client.query("COMMIT")
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined)
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.coordinator.close()
+    if (this.#ownsPool) await this.#pool.end()
+  }
+
+  async #apply(client: pg.PoolClient, write: StorageWrite, index: number): Promise<void> {
+    const run = (query: Query, args: unknown[]) => client.query(this.#sql[query], args)
+    switch (write.type) {
+      case "session.put": {
+        const { id, parentID } = write.info
+        if (parentID !== undefined) {
+          // The whole chain above the new parent, as this transaction sees it.
+          const { rows } = await run("ancestors", [parentID])
+          if (rows.length === 0) throw NotFoundError.of("Session", parentID)
+          const parents = new Map(
+            rows.map((row: { id: string; parent_id: string | null }) => [row.id, row.parent_id]),
+          )
+          refuseParentCycle(write.info, index, (sessionID) => parents.get(sessionID) ?? undefined)
+        }
+        await run("putSession", [id, parentID ?? null, JSON.stringify(write.info), this.#stamp])
+        return
+      }
+      case "session.remove":
+        await this.#requireRemoved(await run("removeSession", [write.sessionID]), "Session", write.sessionID)
+        return
+      case "message.put": {
+        const { sessionID, id } = write.info
+        const { rows } = await run("hasSession", [sessionID])
+        if (rows.length === 0) throw NotFoundError.of("Session", sessionID)
+        await run("putMessage", [sessionID, id, JSON.stringify(write.info), this.#stamp])
+        return
+      }
+      case "message.remove":
+        if ((await run("removeMessage", [write.sessionID, write.messageID])).rowCount === 0)
+          await this.#missingMessage(client, write.sessionID, write.messageID)
+        return
+      case "part.put": {
+        const { id, sessionID, messageID } = write.part
+        if ((await run("hasMessage", [sessionID, messageID])).rows.length === 0)
+          await this.#missingMessage(client, sessionID, messageID)
+        await run("putPart", [sessionID, messageID, id, JSON.stringify(write.part), this.#stamp])
+        return
+      }
+      case "part.remove":
+        if ((await run("removePart", [write.sessionID, write.messageID, write.partID])).rowCount === 0) {
+          if ((await run("hasMessage", [write.sessionID, write.messageID])).rows.length === 0)
+            await this.#missingMessage(client, write.sessionID, write.messageID)
+          throw NotFoundError.of("Part", write.partID)
+        }
+        return
+      case "value.put":
+        await run("putValue", [encodeKey(write.key), JSON.stringify(write.value)])
+        return
+      case "value.remove":
+        await run("removeValue", [encodeKey(write.key)])
+        return
+    }
+  }
+
+  /** Names the session when it is the session that is missing, as MemoryStorage does. */
+  async #missingMessage(client: pg.PoolClient, sessionID: string, messageID: string): Promise<never> {
+    if ((await client.query(this.#sql.hasSession, [sessionID])).rows.length === 0)
+      throw NotFoundError.of("Session", sessionID)
+    throw NotFoundError.of("Message", messageID)
+  }
+
+  async #requireRemoved(result: pg.QueryResult, kind: string, id: string): Promise<void> {
+    if (result.rowCount === 0) throw NotFoundError.of(kind, id)
+  }
+
+  async #requireSession(sessionID: string): Promise<void> {
+    if ((await this.#rows("hasSession", [sessionID])).length === 0)
+      throw NotFoundError.of("Session", sessionID)
+  }
+
+  /** Messages with their parts from listing rows: each message's row first, then its parts. */
+  #assemble(rows: ListedRow[]): WithParts[] {
+    const messages: WithParts[] = []
+    for (const row of rows) {
+      if (row.kind === 0) messages.push({ info: this.#decode("message", row), parts: [] })
+      else if (messages.at(-1)?.info.id === row.message_id)
+        messages.at(-1)!.parts.push(this.#decode("part", row))
+    }
+    return messages
+  }
+
+  /** A stored row, validated unless it carries this version's stamp (see rowStamp). */
+  #decode<K extends "session" | "message" | "part">(kind: K, row: Row) {
+    return readJsonRow(kind, row.id, row.data, row.stamp !== null && Number(row.stamp) === this.#stamp)
+  }
+
+  async #rows<T extends pg.QueryResultRow>(query: Query, args: unknown[]): Promise<T[]> {
+    await this.#open()
+    return (await this.#pool.query<T>(this.#sql[query], args)).rows
+  }
+
+  /** The schema, migrated once per instance; a failure fails every call. */
+  #open(): Promise<void> {
+    if (this.#closed)
+      return Promise.reject(
+        new StorageClosedError({
+          message: "PostgresStorage is closed: create a new one to use the database again",
+        }),
+      )
+    this.#ready ??= (async () => {
+      const client = await this.#pool.connect()
+      try {
+        await migrate(client, this.#schema)
+      } finally {
+        client.release()
+      }
+    })()
+    return this.#ready
+  }
+}
+
+function decodeValue(key: string, json: string): unknown {
+  try {
+    return JSON.parse(json)
+  } catch {
+    throw new CorruptRowError({ kind: "value", id: key, message: `Stored value ${key} is not valid JSON` })
+  }
+}
+
+/** A query limit as LIMIT takes it: null means none; like Array.slice, fractions truncate. */
+function rowLimit(limit: number | undefined): number | null {
+  if (limit === undefined || limit === Number.POSITIVE_INFINITY) return null
+  return Math.max(0, Math.trunc(limit) || 0)
+}

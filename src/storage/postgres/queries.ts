@@ -1,0 +1,51 @@
+/** Every statement of PostgresStorage, for tables in `schema`. */
+export function queries(schema: string) {
+  const t = (table: string) => `"${schema}".${table}`
+  const listed = (messageFilter: string, partFilter: string) => `
+    SELECT 0 AS kind, id AS message_id, id, stamp::text, data FROM ${t("message")} WHERE session_id = $1 ${messageFilter}
+    UNION ALL
+    SELECT 1 AS kind, message_id, id, stamp::text, data FROM ${t("part")} WHERE session_id = $1 ${partFilter}
+    ORDER BY message_id, kind, id`
+  // The oldest of the newest $2 messages: the listing starts there.
+  const newest = `(SELECT id FROM ${t("message")} WHERE session_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2 - 1)`
+  return {
+    getSession: `SELECT id, stamp::text, data FROM ${t("session")} WHERE id = $1`,
+    hasSession: `SELECT 1 FROM ${t("session")} WHERE id = $1`,
+    listSessions: `SELECT id, stamp::text, data FROM ${t("session")} ORDER BY id LIMIT $1`,
+    listChildSessions: `SELECT id, stamp::text, data FROM ${t("session")} WHERE parent_id = $1 ORDER BY id LIMIT $2`,
+    ancestors: `
+      WITH RECURSIVE chain (id, parent_id) AS (
+        SELECT id, parent_id FROM ${t("session")} WHERE id = $1
+        UNION
+        SELECT s.id, s.parent_id FROM ${t("session")} s JOIN chain c ON s.id = c.parent_id
+      ) SELECT id, parent_id FROM chain`,
+    putSession: `
+      INSERT INTO ${t("session")} (id, parent_id, data, stamp) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (id) DO UPDATE SET parent_id = excluded.parent_id, data = excluded.data, stamp = excluded.stamp`,
+    removeSession: `DELETE FROM ${t("session")} WHERE id = $1`,
+    hasMessage: `SELECT 1 FROM ${t("message")} WHERE session_id = $1 AND id = $2`,
+    getMessage: listed("AND id = $2", "AND message_id = $2"),
+    listMessages: listed("", ""),
+    listNewestMessages: listed(
+      `AND id >= COALESCE(${newest}, '')`,
+      `AND message_id >= COALESCE(${newest}, '')`,
+    ),
+    putMessage: `
+      INSERT INTO ${t("message")} (session_id, id, data, stamp) VALUES ($1, $2, $3, $4)
+      ON CONFLICT (session_id, id) DO UPDATE SET data = excluded.data, stamp = excluded.stamp`,
+    removeMessage: `DELETE FROM ${t("message")} WHERE session_id = $1 AND id = $2`,
+    putPart: `
+      INSERT INTO ${t("part")} (session_id, message_id, id, data, stamp) VALUES ($1, $2, $3, $4, $5)
+      ON CONFLICT (session_id, message_id, id) DO UPDATE SET data = excluded.data, stamp = excluded.stamp`,
+    removePart: `DELETE FROM ${t("part")} WHERE session_id = $1 AND message_id = $2 AND id = $3`,
+    getValue: `SELECT value FROM ${t("value")} WHERE key = $1`,
+    listValues: `SELECT key, value FROM ${t("value")} WHERE key >= $1 ORDER BY key`,
+    listValuesBelow: `SELECT key, value FROM ${t("value")} WHERE key >= $1 AND key < $2 ORDER BY key`,
+    putValue: `
+      INSERT INTO ${t("value")} (key, value) VALUES ($1, $2)
+      ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    removeValue: `DELETE FROM ${t("value")} WHERE key = $1`,
+  }
+}
+
+export type Query = keyof ReturnType<typeof queries>

@@ -1,0 +1,161 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import { afterAll, describe, expect, it } from "vitest"
+import { PostgresStorage } from "../../src/storage/postgres/index.js"
+
+const url = process.env.AGENTLOOP_PG_URL
+const suite = url ? describe : describe.skip
+const workerFile = fileURLToPath(new URL("../fixtures/pg-worker.ts", import.meta.url))
+const schemas: string[] = []
+const running = new Set<ChildProcessWithoutNullStreams>()
+
+type Line = {
+  id?: number
+  ok?: boolean
+  value?: unknown
+  error?: string
+  event?: string
+  [key: string]: unknown
+}
+
+/** One worker process (test/fixtures/pg-worker.ts): commands in, answers and events out. */
+class Worker {
+  readonly events: Line[] = []
+  readonly #child: ChildProcessWithoutNullStreams
+  readonly #pending = new Map<number, (line: Line) => void>()
+  readonly #watchers = new Set<() => void>()
+  #next = 0
+
+  constructor(schema: string) {
+    this.#child = spawn(process.execPath, ["--import", "tsx", workerFile], {
+      env: { ...process.env, AGENTLOOP_PG_URL: url, AGENTLOOP_PG_SCHEMA: schema },
+    })
+    running.add(this.#child)
+    this.#child.on("exit", () => running.delete(this.#child))
+    createInterface({ input: this.#child.stdout }).on("line", (text) => {
+      const line = JSON.parse(text) as Line
+      if (line.id !== undefined) this.#pending.get(line.id)?.(line)
+      else this.events.push(line)
+      for (const watcher of this.#watchers) watcher()
+    })
+  }
+
+  /** Resolves when an event matching `test` has arrived (or had already). */
+  until(test: (line: Line) => boolean): Promise<Line> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const found = this.events.find(test)
+        if (!found) return
+        this.#watchers.delete(check)
+        resolve(found)
+      }
+      this.#watchers.add(check)
+      check()
+    })
+  }
+
+  async call(op: string, args: Record<string, unknown> = {}): Promise<unknown> {
+    const id = this.#next++
+    const answer = new Promise<Line>((resolve) => this.#pending.set(id, resolve))
+    this.#child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`)
+    const line = await answer
+    if (!line.ok) throw new Error(`worker ${op}: ${line.error}`)
+    return line.value
+  }
+
+  kill(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#child.once("exit", () => resolve())
+      this.#child.kill("SIGKILL")
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.call("close")
+    this.#child.stdin.end()
+  }
+}
+
+async function workers(count: number) {
+  const schema = `p_${randomBytes(6).toString("hex")}`
+  schemas.push(schema)
+  const started = Array.from({ length: count }, () => new Worker(schema))
+  await Promise.all(started.map((worker) => worker.until((line) => line.event === "ready")))
+  return { schema, workers: started }
+}
+
+afterAll(async () => {
+  for (const child of running) child.kill("SIGKILL")
+  if (!url) return
+  const pool = new pg.Pool({ connectionString: url })
+  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  await pool.end()
+})
+
+suite("runtimes in several processes on one PostgreSQL database", () => {
+  it("2 processes × 25 prompts to one session never run two model calls at once", async () => {
+    const {
+      schema,
+      workers: [a, b],
+    } = await workers(2)
+    const sessionID = (await a!.call("create")) as string
+    const prompts = Array.from({ length: 50 }, (_, index) =>
+      (index % 2 === 0 ? a! : b!).call("prompt", { sessionID, text: `prompt ${index}` }),
+    )
+    const answers = (await Promise.all(prompts)) as { texts: string[] }[]
+    for (const answer of answers) expect(answer.texts).toEqual(["ok"])
+    expect([...a!.events, ...b!.events].filter((line) => line.event === "overlap")).toEqual([])
+    const storage = new PostgresStorage({ connectionString: url }, { schema })
+    const messages = await storage.listMessages(sessionID)
+    expect(messages.filter((message) => message.info.role === "user")).toHaveLength(50)
+    expect(messages.at(-1)!.info.role).toBe("assistant")
+    await storage.close()
+    await Promise.all([a!.close(), b!.close()])
+  }, 120_000)
+
+  it("when the owner is killed mid-turn, another process takes the session over and goes on", async () => {
+    const {
+      schema,
+      workers: [a, b],
+    } = await workers(2)
+    const sessionID = (await a!.call("create")) as string
+    void a!.call("prompt", { sessionID, text: "block" }).catch(() => undefined)
+    await a!.until((line) => line.event === "tool-started")
+    await a!.kill()
+    // B's loop waits until the dead owner's lock is gone, then closes the cut-off turn as a
+    // cancel would (the durability rules), and the session goes on in B.
+    const closed = (await b!.call("loop", { sessionID })) as {
+      error?: { name: string; data: { message: string } }
+    }
+    expect(closed.error).toMatchObject({
+      name: "AbortedError",
+      data: { message: expect.stringContaining("stopped") },
+    })
+    const answer = (await b!.call("prompt", { sessionID, text: "go on" })) as { texts: string[] }
+    expect(answer.texts).toEqual(["ok"])
+    const storage = new PostgresStorage({ connectionString: url }, { schema })
+    const parts = (await storage.listMessages(sessionID)).flatMap((message) => message.parts)
+    expect(parts.find((part) => part.type === "tool")).toMatchObject({
+      tool: "block",
+      state: { status: "error" },
+    })
+    await storage.close()
+    await b!.close()
+  }, 60_000)
+
+  it("a permission asked in one process is answered in another, and the run goes on", async () => {
+    const {
+      workers: [a, b],
+    } = await workers(2)
+    const sessionID = (await a!.call("create")) as string
+    const answer = a!.call("prompt", { sessionID, text: "ask" })
+    // B hears the ask through the database, and answers it.
+    const asked = await b!.until((line) => line.event === "asked")
+    await b!.call("reply", { requestID: asked.requestID })
+    expect(((await answer) as { texts: string[] }).texts).toEqual(["done"])
+    await Promise.all([a!.close(), b!.close()])
+  }, 60_000)
+})
