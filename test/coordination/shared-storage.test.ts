@@ -56,23 +56,14 @@ function gate() {
 
 /** Two runtimes over one storage, as two processes over one database. */
 function twoProcesses(model: ScriptedModel, options: { tools?: Tool.Info[] } = {}) {
+  // MemoryStorage's close() does nothing, so the runtimes can share it and close one by one.
   const storage = new MemoryStorage()
   const hub = createCoordinatorHub()
   const make = (coordinator: Coordinator) =>
-    createTestRuntime({ model, storage: sharedView(storage), coordinator, ...options }).runtime
+    createTestRuntime({ model, storage, coordinator, ...options }).runtime
   const a = hub.coordinator()
   const b = hub.coordinator()
   return { a: make(a), b: make(b), storage, hub, coordinators: { a, b } }
-}
-
-/** One storage seen by two runtimes: closing one runtime must not close it for the other. */
-function sharedView(storage: MemoryStorage): MemoryStorage {
-  return new Proxy(storage, {
-    get: (target, key) =>
-      key === "close"
-        ? async () => {}
-        : (Reflect.get(target, key, target).bind?.(target) ?? Reflect.get(target, key)),
-  })
 }
 
 const text = (value: string) => ({ type: "text" as const, text: value })
@@ -145,7 +136,7 @@ describe("runtimes sharing one storage through a coordinator", () => {
     door.release()
     const storage = new MemoryStorage()
     const hub = createCoordinatorHub()
-    const options = { model, storage: sharedView(storage), tools: [door.tool] }
+    const options = { model, storage, tools: [door.tool] }
     const asking = Tool.define("gate", {
       ...door.tool,
       async execute(args, context) {

@@ -114,10 +114,12 @@ export class PostgresCoordinator implements Coordinator {
     await this.#listener?.listening
   }
 
-  /** Ends the listener and every lease; called by PostgresStorage.close(). */
+  /** Sends what is queued, then ends the listener and every lease; called by PostgresStorage.close(). */
   async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
+    // What was published before close still goes out (a run's last events, say).
+    await this.#sending.run(async () => {})
     await this.#listener?.close()
     await Promise.all([...this.#leases].map((lease) => lease.release()))
     this.#leases.clear()

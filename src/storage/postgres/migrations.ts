@@ -34,6 +34,16 @@ const MIGRATIONS: ((schema: string) => string)[] = [
       FOREIGN KEY (session_id, message_id) REFERENCES "${s}".message (session_id, id) ON DELETE CASCADE
     );
     CREATE TABLE "${s}".value (key bytea PRIMARY KEY, value text NOT NULL);
+    -- A row whose data another writer changes loses its stamp, so it is validated on read:
+    -- PostgresStorage flips the stamp's sign on each of its own updates.
+    CREATE FUNCTION "${s}".clear_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.stamp IS NOT DISTINCT FROM OLD.stamp THEN NEW.stamp := NULL; END IF;
+        RETURN NEW;
+      END $$;
+    CREATE TRIGGER session_stamp BEFORE UPDATE ON "${s}".session FOR EACH ROW EXECUTE FUNCTION "${s}".clear_stamp();
+    CREATE TRIGGER message_stamp BEFORE UPDATE ON "${s}".message FOR EACH ROW EXECUTE FUNCTION "${s}".clear_stamp();
+    CREATE TRIGGER part_stamp BEFORE UPDATE ON "${s}".part FOR EACH ROW EXECUTE FUNCTION "${s}".clear_stamp();
   `,
 ]
 

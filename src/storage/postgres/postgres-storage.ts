@@ -40,6 +40,7 @@ export class PostgresStorage implements Storage {
   readonly #stamp = rowStamp()
   readonly #schema: string
   #ready: Promise<void> | undefined
+  #closing: Promise<void> | undefined
   #closed = false
 
   constructor(poolOrConfig: pg.Pool | pg.PoolConfig, options: PostgresStorageOptions = {}) {
@@ -135,11 +136,14 @@ export class PostgresStorage implements Storage {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return
-    this.#closed = true
-    await this.coordinator.close()
-    if (this.#ownsPool) await this.#pool.end()
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      // The coordinator's last sends still use the pool.
+      await this.coordinator.close()
+      this.#closed = true
+      if (this.#ownsPool) await this.#pool.end()
+    })()
+    return this.#closing
   }
 
   async #apply(client: pg.PoolClient, write: StorageWrite, index: number): Promise<void> {
@@ -223,9 +227,10 @@ export class PostgresStorage implements Storage {
     return messages
   }
 
-  /** A stored row, validated unless it carries this version's stamp (see rowStamp). */
+  /** A stored row, validated unless it carries this version's stamp, of either sign (see queries.ts). */
   #decode<K extends "session" | "message" | "part">(kind: K, row: Row) {
-    return readJsonRow(kind, row.id, row.data, row.stamp !== null && Number(row.stamp) === this.#stamp)
+    const stamp = row.stamp === null ? undefined : Math.abs(Number(row.stamp))
+    return readJsonRow(kind, row.id, row.data, stamp === this.#stamp)
   }
 
   async #rows<T extends pg.QueryResultRow>(query: Query, args: unknown[]): Promise<T[]> {

@@ -6,6 +6,10 @@ export function queries(schema: string) {
     UNION ALL
     SELECT 1 AS kind, message_id, id, stamp::text, data FROM ${t("part")} WHERE session_id = $1 ${partFilter}
     ORDER BY message_id, kind, id`
+  // Our own update always changes the stamp (its sign), which tells it from another writer's
+  // (see the clear_stamp trigger in migrations.ts).
+  const flip = (table: string) =>
+    `CASE WHEN ${t(table)}.stamp = excluded.stamp THEN -excluded.stamp ELSE excluded.stamp END`
   // The oldest of the newest $2 messages: the listing starts there.
   const newest = `(SELECT id FROM ${t("message")} WHERE session_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2 - 1)`
   return {
@@ -21,7 +25,7 @@ export function queries(schema: string) {
       ) SELECT id, parent_id FROM chain`,
     putSession: `
       INSERT INTO ${t("session")} (id, parent_id, data, stamp) VALUES ($1, $2, $3, $4)
-      ON CONFLICT (id) DO UPDATE SET parent_id = excluded.parent_id, data = excluded.data, stamp = excluded.stamp`,
+      ON CONFLICT (id) DO UPDATE SET parent_id = excluded.parent_id, data = excluded.data, stamp = ${flip("session")}`,
     removeSession: `DELETE FROM ${t("session")} WHERE id = $1`,
     hasMessage: `SELECT 1 FROM ${t("message")} WHERE session_id = $1 AND id = $2`,
     getMessage: listed("AND id = $2", "AND message_id = $2"),
@@ -32,11 +36,11 @@ export function queries(schema: string) {
     ),
     putMessage: `
       INSERT INTO ${t("message")} (session_id, id, data, stamp) VALUES ($1, $2, $3, $4)
-      ON CONFLICT (session_id, id) DO UPDATE SET data = excluded.data, stamp = excluded.stamp`,
+      ON CONFLICT (session_id, id) DO UPDATE SET data = excluded.data, stamp = ${flip("message")}`,
     removeMessage: `DELETE FROM ${t("message")} WHERE session_id = $1 AND id = $2`,
     putPart: `
       INSERT INTO ${t("part")} (session_id, message_id, id, data, stamp) VALUES ($1, $2, $3, $4, $5)
-      ON CONFLICT (session_id, message_id, id) DO UPDATE SET data = excluded.data, stamp = excluded.stamp`,
+      ON CONFLICT (session_id, message_id, id) DO UPDATE SET data = excluded.data, stamp = ${flip("part")}`,
     removePart: `DELETE FROM ${t("part")} WHERE session_id = $1 AND message_id = $2 AND id = $3`,
     getValue: `SELECT value FROM ${t("value")} WHERE key = $1`,
     listValues: `SELECT key, value FROM ${t("value")} WHERE key >= $1 ORDER BY key`,
