@@ -1,6 +1,7 @@
 import { runCompactionBench } from "./compaction.js"
 import { runDeltasBench } from "./deltas.js"
 import { runLoopBench } from "./loop.js"
+import { runProcessesBench } from "./processes.js"
 import { runProcessorBench } from "./processor.js"
 import { runSnapshotBench } from "./snapshot.js"
 import { runStartupBench } from "./startup.js"
@@ -14,6 +15,7 @@ const benches = {
   compaction: runCompactionBench,
   startup: runStartupBench,
   snapshot: runSnapshotBench,
+  processes: runProcessesBench,
 }
 // `npm run bench -- compaction` runs one; no argument runs all.
 const chosen = process.argv.slice(2)

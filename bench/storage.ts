@@ -2,16 +2,19 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import Database from "better-sqlite3"
+import pg from "pg"
 import { createGenerator, type Generator } from "../src/id/identifier.js"
 import type { Info as MessageInfo } from "../src/message/info.js"
 import type { Part } from "../src/message/part.js"
 import type { Info as SessionInfo } from "../src/session/info.js"
 import { MemoryStorage } from "../src/storage/memory.js"
 import type { Storage } from "../src/storage/port.js"
+import { PostgresStorage } from "../src/storage/postgres/index.js"
 import { decodeRow } from "../src/storage/rows.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import { PART_PAGE } from "../src/storage/sqlite/sqlite-storage.js"
 import { SQL } from "../src/storage/sqlite/statements.js"
+import { benchPostgres } from "./postgres.js"
 import { median, printTable } from "./report.js"
 
 const MESSAGES = 2_000
@@ -254,6 +257,20 @@ export async function runStorageBench(): Promise<void> {
     await sqlite.close()
 
     const results = [memoryResult, sqliteResult]
+    const postgres = await benchPostgres()
+    if (postgres) {
+      try {
+        const pool = new pg.Pool({ connectionString: postgres.url })
+        await pool.query("DROP SCHEMA IF EXISTS bench_storage CASCADE")
+        await pool.end()
+        const storage = new PostgresStorage({ connectionString: postgres.url }, { schema: "bench_storage" })
+        await storage.write([]) // migrate before the clock starts
+        results.push(await measure("postgres (local server)", storage, fixture))
+        await storage.close()
+      } finally {
+        postgres.stop()
+      }
+    }
     printTable(
       ["backend", "write ms", "write rows/s", "load ms (median)", "load rows/s"],
       results.map((r) => [r.backend, ms(r.writeMs), perSecond(r.writeMs), ms(r.loadMs), perSecond(r.loadMs)]),
