@@ -49,6 +49,15 @@ export function readJsonRow<K extends RowKind>(
   return trusted ? (raw as RowOf<K>) : decodeRow(kind, id, raw)
 }
 
+/** A stored value of the key-value area, from its JSON text; CorruptRowError when it is not JSON. */
+export function decodeValue(key: string, json: string): unknown {
+  try {
+    return JSON.parse(json)
+  } catch {
+    throw new CorruptRowError({ kind: "value", id: key, message: `Stored value ${key} is not valid JSON` })
+  }
+}
+
 /**
  * The version of the stored row format. Bump it when a row written by the previous code could
  * fail the new schemas, or decode to something else, in a way their JSON Schema does not show

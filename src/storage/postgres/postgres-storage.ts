@@ -3,9 +3,15 @@ import { InvalidInputError } from "../../error/invalid-input.js"
 import { NotFoundError } from "../../error/not-found.js"
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
-import { CorruptRowError } from "../corrupt-row.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
-import { readJsonRow, refuseParentCycle, requireString, rowStamp, validateWrites } from "../rows.js"
+import {
+  decodeValue,
+  readJsonRow,
+  refuseParentCycle,
+  requireString,
+  rowStamp,
+  validateWrites,
+} from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { PostgresCoordinator } from "./coordinator.js"
 import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
@@ -285,14 +291,6 @@ export class PostgresStorage implements Storage {
       }
     })()
     return this.#ready
-  }
-}
-
-function decodeValue(key: string, json: string): unknown {
-  try {
-    return JSON.parse(json)
-  } catch {
-    throw new CorruptRowError({ kind: "value", id: key, message: `Stored value ${key} is not valid JSON` })
   }
 }
 

@@ -1,9 +1,15 @@
 import { NotFoundError } from "../../error/not-found.js"
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
-import { CorruptRowError } from "../corrupt-row.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
-import { readJsonRow, refuseParentCycle, requireString, rowStamp, validateWrites } from "../rows.js"
+import {
+  decodeValue,
+  readJsonRow,
+  refuseParentCycle,
+  requireString,
+  rowStamp,
+  validateWrites,
+} from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./driver.js"
 import { migrate, rollback } from "./migrations.js"
@@ -294,14 +300,6 @@ export class SqliteStorage implements Storage {
 
   #all<T>(sql: Sql, ...params: SqliteValue[]): T[] {
     return this.#statement(sql).all(...params) as T[]
-  }
-}
-
-function decodeValue(key: string, json: string): unknown {
-  try {
-    return JSON.parse(json)
-  } catch {
-    throw new CorruptRowError({ kind: "value", id: key, message: `Stored value ${key} is not valid JSON` })
   }
 }
 
