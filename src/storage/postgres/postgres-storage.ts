@@ -4,19 +4,13 @@ import { NotFoundError } from "../../error/not-found.js"
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
-import {
-  decodeValue,
-  readJsonRow,
-  refuseParentCycle,
-  requireString,
-  rowStamp,
-  validateWrites,
-} from "../rows.js"
+import { decodeValue, readJsonRow, requireString, rowStamp, validateWrites } from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { PostgresCoordinator } from "./coordinator.js"
 import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
 import { migrate } from "./migrations.js"
 import { type Query, queries } from "./queries.js"
+import { applyWrite, explainFailure, isSingleStatement } from "./writes.js"
 
 export type PostgresStorageOptions = {
   /**
@@ -25,9 +19,6 @@ export type PostgresStorageOptions = {
    */
   schema?: string
 }
-
-/** PostgreSQL's SQLSTATE for a broken foreign key. */
-const FOREIGN_KEY_VIOLATION = "23503"
 
 /** A row of a listing: 0 for a message, 1 for a part of `message_id`. */
 type ListedRow = { kind: number; message_id: string; id: string; stamp: string | null; data: string }
@@ -135,8 +126,15 @@ export class PostgresStorage implements Storage {
     // The hot path: a single put is one statement (autocommit), its checks the foreign keys';
     // a live turn writes little else.
     const [only] = valid
+    const writer = { sql: this.#sql, stamp: this.#stamp }
+    const explain = (error: unknown, write: StorageWrite | undefined) =>
+      explainFailure(
+        error,
+        write,
+        async (sessionID) => (await this.#rows("hasSession", [sessionID])).length > 0,
+      )
     if (valid.length === 1 && isSingleStatement(only!)) {
-      await this.#apply(this.#pool, only!, 0).catch((error: unknown) => this.#explain(error, only!))
+      await applyWrite(this.#pool, writer, only!, 0).catch((error: unknown) => explain(error, only!))
       return
     }
     const client = await this.#pool.connect()
@@ -145,28 +143,15 @@ export class PostgresStorage implements Storage {
       await client.query("BEGIN")
       for (const [index, write] of valid.entries()) {
         failed = write
-        await this.#apply(client, write, index)
+        await applyWrite(client, writer, write, index)
       }
       await client.query("COMMIT")
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined)
       client.release()
-      return this.#explain(error, failed)
+      return explain(error, failed)
     }
     client.release()
-  }
-
-  /** A foreign key a put broke names what was missing, as the contract says; other errors stay. */
-  async #explain(error: unknown, write: StorageWrite | undefined): Promise<never> {
-    if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION || !write) throw error
-    if (write.type === "message.put") throw NotFoundError.of("Session", write.info.sessionID)
-    if (write.type === "part.put") {
-      const { sessionID, messageID } = write.part
-      if ((await this.#rows("hasSession", [sessionID])).length === 0)
-        throw NotFoundError.of("Session", sessionID)
-      throw NotFoundError.of("Message", messageID)
-    }
-    throw error
   }
 
   close(): Promise<void> {
@@ -177,74 +162,6 @@ export class PostgresStorage implements Storage {
       if (this.#ownsPool) await this.#pool.end()
     })()
     return this.#closing
-  }
-
-  async #apply(client: pg.Pool | pg.PoolClient, write: StorageWrite, index: number): Promise<void> {
-    const run = (query: Query, args: unknown[]) => client.query(this.#sql[query], args)
-    switch (write.type) {
-      case "session.put": {
-        const { id, parentID } = write.info
-        if (parentID !== undefined) {
-          // The whole chain above the new parent, as this transaction sees it.
-          const { rows } = await run("ancestors", [parentID])
-          if (rows.length === 0) throw NotFoundError.of("Session", parentID)
-          const parents = new Map(
-            rows.map((row: { id: string; parent_id: string | null }) => [row.id, row.parent_id]),
-          )
-          refuseParentCycle(write.info, index, (sessionID) => parents.get(sessionID) ?? undefined)
-        }
-        await run("putSession", [id, parentID ?? null, JSON.stringify(write.info), this.#stamp])
-        return
-      }
-      case "session.remove":
-        await this.#requireRemoved(await run("removeSession", [write.sessionID]), "Session", write.sessionID)
-        return
-      case "message.put":
-        await run("putMessage", [
-          write.info.sessionID,
-          write.info.id,
-          JSON.stringify(write.info),
-          this.#stamp,
-        ])
-        return
-      case "message.remove":
-        if ((await run("removeMessage", [write.sessionID, write.messageID])).rowCount === 0)
-          await this.#missingMessage(client, write.sessionID, write.messageID)
-        return
-      case "part.put": {
-        const { id, sessionID, messageID } = write.part
-        await run("putPart", [sessionID, messageID, id, JSON.stringify(write.part), this.#stamp])
-        return
-      }
-      case "part.remove":
-        if ((await run("removePart", [write.sessionID, write.messageID, write.partID])).rowCount === 0) {
-          if ((await run("hasMessage", [write.sessionID, write.messageID])).rows.length === 0)
-            await this.#missingMessage(client, write.sessionID, write.messageID)
-          throw NotFoundError.of("Part", write.partID)
-        }
-        return
-      case "value.put":
-        await run("putValue", [encodeKey(write.key), JSON.stringify(write.value)])
-        return
-      case "value.remove":
-        await run("removeValue", [encodeKey(write.key)])
-        return
-    }
-  }
-
-  /** Names the session when it is the session that is missing, as MemoryStorage does. */
-  async #missingMessage(
-    client: pg.Pool | pg.PoolClient,
-    sessionID: string,
-    messageID: string,
-  ): Promise<never> {
-    if ((await client.query(this.#sql.hasSession, [sessionID])).rows.length === 0)
-      throw NotFoundError.of("Session", sessionID)
-    throw NotFoundError.of("Message", messageID)
-  }
-
-  async #requireRemoved(result: pg.QueryResult, kind: string, id: string): Promise<void> {
-    if (result.rowCount === 0) throw NotFoundError.of(kind, id)
   }
 
   async #requireSession(sessionID: string): Promise<void> {
@@ -298,19 +215,4 @@ export class PostgresStorage implements Storage {
 function rowLimit(limit: number | undefined): number | null {
   if (limit === undefined || limit === Number.POSITIVE_INFINITY) return null
   return Math.max(0, Math.trunc(limit) || 0)
-}
-
-/** A write that is one statement whose only checks are the foreign keys (see #explain). */
-function isSingleStatement(write: StorageWrite): boolean {
-  switch (write.type) {
-    case "part.put":
-    case "message.put":
-    case "value.put":
-    case "value.remove":
-      return true
-    case "session.put":
-      return write.info.parentID === undefined
-    default:
-      return false
-  }
 }

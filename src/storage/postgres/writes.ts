@@ -1,0 +1,111 @@
+import type pg from "pg"
+import { NotFoundError } from "../../error/not-found.js"
+import type { StorageWrite } from "../port.js"
+import { refuseParentCycle } from "../rows.js"
+import { encodeKey } from "./keys.js"
+import type { Query } from "./queries.js"
+
+/** PostgreSQL's SQLSTATE for a broken foreign key. */
+const FOREIGN_KEY_VIOLATION = "23503"
+
+type Writer = { sql: Record<Query, string>; stamp: number }
+type Client = pg.Pool | pg.PoolClient
+
+/** A write that is one statement whose only checks are the foreign keys (see explainFailure). */
+export function isSingleStatement(write: StorageWrite): boolean {
+  switch (write.type) {
+    case "part.put":
+    case "message.put":
+    case "value.put":
+    case "value.remove":
+      return true
+    case "session.put":
+      return write.info.parentID === undefined
+    default:
+      return false
+  }
+}
+
+/**
+ * Applies one validated write (the `index`th of its batch). Puts of messages and parts rely on
+ * the foreign keys to refuse a missing session or message; removes check what they removed.
+ */
+export async function applyWrite(
+  client: Client,
+  writer: Writer,
+  write: StorageWrite,
+  index: number,
+): Promise<void> {
+  const run = (query: Query, args: unknown[]) => client.query(writer.sql[query], args)
+  switch (write.type) {
+    case "session.put": {
+      const { id, parentID } = write.info
+      if (parentID !== undefined) {
+        // The whole chain above the new parent, as this transaction sees it.
+        const { rows } = await run("ancestors", [parentID])
+        if (rows.length === 0) throw NotFoundError.of("Session", parentID)
+        const parents = new Map(
+          rows.map((row: { id: string; parent_id: string | null }) => [row.id, row.parent_id]),
+        )
+        refuseParentCycle(write.info, index, (sessionID) => parents.get(sessionID) ?? undefined)
+      }
+      await run("putSession", [id, parentID ?? null, JSON.stringify(write.info), writer.stamp])
+      return
+    }
+    case "session.remove":
+      if ((await run("removeSession", [write.sessionID])).rowCount === 0)
+        throw NotFoundError.of("Session", write.sessionID)
+      return
+    case "message.put":
+      await run("putMessage", [write.info.sessionID, write.info.id, JSON.stringify(write.info), writer.stamp])
+      return
+    case "message.remove":
+      if ((await run("removeMessage", [write.sessionID, write.messageID])).rowCount === 0)
+        await missingMessage(run, write.sessionID, write.messageID)
+      return
+    case "part.put": {
+      const { id, sessionID, messageID } = write.part
+      await run("putPart", [sessionID, messageID, id, JSON.stringify(write.part), writer.stamp])
+      return
+    }
+    case "part.remove":
+      if ((await run("removePart", [write.sessionID, write.messageID, write.partID])).rowCount === 0) {
+        if ((await run("hasMessage", [write.sessionID, write.messageID])).rows.length === 0)
+          await missingMessage(run, write.sessionID, write.messageID)
+        throw NotFoundError.of("Part", write.partID)
+      }
+      return
+    case "value.put":
+      await run("putValue", [encodeKey(write.key), JSON.stringify(write.value)])
+      return
+    case "value.remove":
+      await run("removeValue", [encodeKey(write.key)])
+      return
+  }
+}
+
+/** A foreign key a put broke names what was missing, as the contract says; other errors stay. */
+export async function explainFailure(
+  error: unknown,
+  write: StorageWrite | undefined,
+  hasSession: (sessionID: string) => Promise<boolean>,
+): Promise<never> {
+  if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION || !write) throw error
+  if (write.type === "message.put") throw NotFoundError.of("Session", write.info.sessionID)
+  if (write.type === "part.put") {
+    const { sessionID, messageID } = write.part
+    if (!(await hasSession(sessionID))) throw NotFoundError.of("Session", sessionID)
+    throw NotFoundError.of("Message", messageID)
+  }
+  throw error
+}
+
+/** Names the session when it is the session that is missing, as MemoryStorage does. */
+async function missingMessage(
+  run: (query: Query, args: unknown[]) => Promise<pg.QueryResult>,
+  sessionID: string,
+  messageID: string,
+): Promise<never> {
+  if ((await run("hasSession", [sessionID])).rows.length === 0) throw NotFoundError.of("Session", sessionID)
+  throw NotFoundError.of("Message", messageID)
+}
