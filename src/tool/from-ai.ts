@@ -1,7 +1,7 @@
 import { asSchema, type FlexibleSchema } from "ai"
 import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
-import { type Attachment, define, type Info, type Result, TOOL_ID } from "./tool.js"
+import { type Attachment, define, type Info, type JSONSchemaObject, type Result, TOOL_ID } from "./tool.js"
 
 /**
  * An AI SDK tool as `tool()`, `dynamicTool()` or an MCP client's `tools()` make it, described by
@@ -47,7 +47,9 @@ export function fromAI(id: string, tool: AITool, options: FromAIOptions = {}): I
   return define(id, {
     description: describe(tool.description) ?? id,
     parameters: native ? (tool.inputSchema as z.ZodType) : validated(schema!),
-    ...(schema ? { inputSchema: () => schema.jsonSchema as Record<string, unknown> } : {}),
+    ...(schema
+      ? { inputSchema: () => schema.jsonSchema as JSONSchemaObject | PromiseLike<JSONSchemaObject> }
+      : {}),
     async execute(args, context) {
       await context.ask({ permission, patterns: ["*"], always: ["*"], metadata: { input: args } })
       const output = await lastValue(
