@@ -5,6 +5,7 @@ import { type Bus, createBus, type Events } from "./bus/bus.js"
 import type { Info as CommandInfo } from "./command/info.js"
 import { type CommandRunner, createCommandRunner } from "./command/run.js"
 import { CompactionConfig } from "./compaction/config.js"
+import { holdSessions } from "./coordination/hold.js"
 import { connectRelay, createForwarder } from "./coordination/relay.js"
 import { parseInput } from "./error/invalid-input.js"
 import { RuntimeClosedError } from "./error/runtime-closed.js"
@@ -202,7 +203,13 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         const tree = new Set([sessionID])
         for (const id of tree) for (const child of await sessions.children(id)) tree.add(child.id)
         await loop.stop([...tree])
-        await sessions.remove(sessionID)
+        // Runs of other processes stop too, and none starts until the rows are gone.
+        const held = coordinator ? await holdSessions(coordinator, [...tree], loop.cancel) : []
+        try {
+          await sessions.remove(sessionID)
+        } finally {
+          await Promise.all(held.map((lease) => lease.release().catch(() => undefined)))
+        }
       },
     },
     permission: { ask: permission.ask, list: permission.list, reply: permission.reply },

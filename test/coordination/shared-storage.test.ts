@@ -192,4 +192,19 @@ describe("runtimes sharing one storage through a coordinator", () => {
     expect(texts(answer)).toEqual(["finished by B"])
     await closeAll(a, b)
   })
+
+  it("removing a session another process runs stops that run first, and nothing is written after", async () => {
+    const door = gate()
+    const { model } = countingModel([[say.toolCall("gate", {})]])
+    const { a, b, storage } = twoProcesses(model, { tools: [door.tool] })
+    const session = await a.session.create({})
+    const answer = a.session.prompt({ sessionID: session.id, parts: [text("go")] })
+    await door.running
+    await b.session.remove(session.id)
+    expect((await answer).info).toMatchObject({ error: { name: "AbortedError" } })
+    expect(await storage.getSession(session.id)).toBeUndefined()
+    await expect(storage.listMessages(session.id)).rejects.toThrow(/not found/i)
+    door.release()
+    await closeAll(a, b)
+  })
 })
