@@ -5,7 +5,7 @@ import { z } from "zod"
 import type { Event } from "../../src/index.js"
 import { Tool } from "../../src/index.js"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
-import { createTestRuntime, say } from "../../src/testing/index.js"
+import { createBuilders, createTestRuntime, say } from "../../src/testing/index.js"
 
 const url = process.env.AGENTLOOP_PG_URL
 const suite = url ? describe : describe.skip
@@ -101,5 +101,37 @@ suite("PostgresCoordinator", () => {
     expect(await cancelled).toBeUndefined()
     await held!.release()
     await Promise.all([a.runtime.close(), b.runtime.close()])
+  })
+
+  it("keeps a released lock's connection for the next claim, unlocked", async () => {
+    const schema = `c_${randomBytes(6).toString("hex")}`
+    schemas.push(schema)
+    const name = `locks_${randomBytes(4).toString("hex")}`
+    const storage = new PostgresStorage({ connectionString: url, application_name: name }, { schema })
+    const other = new PostgresStorage({ connectionString: url }, { schema })
+    const session = createBuilders().session()
+    await storage.write([{ type: "session.put", info: session }])
+    const pool = new pg.Pool({ connectionString: url })
+    const connections = async () => {
+      const { rows } = await pool.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1",
+        [name],
+      )
+      return rows[0].n as number
+    }
+    for (let round = 0; round < 5; round++) {
+      const lease = await storage.coordinator.claim(session.id, { wait: true })
+      await lease!.release()
+      // Released means released: another process can take it at once.
+      const taken = await other.coordinator.claim(session.id, { wait: false })
+      expect(taken).toBeDefined()
+      await taken!.release()
+    }
+    const after = await connections()
+    const lease = await storage.coordinator.claim(session.id, { wait: true })
+    expect(await connections()).toBe(after)
+    await lease!.release()
+    await Promise.all([storage.close(), other.close()])
+    await pool.end()
   })
 })

@@ -4,7 +4,7 @@ import type { Coordinator, CoordinatorMessage, Lease } from "../../coordination/
 import { createSerialQueue } from "../../util/serial-queue.js"
 import { createListener, type Listener } from "./listener.js"
 import { createOutbox, type Envelope } from "./outbox.js"
-import { isSessionLocked, lockSession } from "./session-lock.js"
+import { createSessionLocks, isSessionLocked, type SessionLocks } from "./session-lock.js"
 
 /**
  * The coordinator of processes sharing one PostgreSQL database (and schema): ownership of a
@@ -23,7 +23,7 @@ export class PostgresCoordinator implements Coordinator {
   readonly #outbox: ReturnType<typeof createOutbox>
   readonly #receiving = createSerialQueue()
   readonly #listeners = new Set<(message: CoordinatorMessage) => void>()
-  readonly #leases = new Set<Lease>()
+  readonly #locks: SessionLocks
   #listener: Listener | undefined
   #closed = false
 
@@ -42,6 +42,7 @@ export class PostgresCoordinator implements Coordinator {
     this.#schema = options.schema
     this.#channel = `agentloop_${options.schema}`.slice(0, 63)
     this.#ready = options.ready
+    this.#locks = createSessionLocks(options.config, options.schema)
     this.#outbox = createOutbox({
       pool: options.pool,
       channel: this.#channel,
@@ -58,16 +59,7 @@ export class PostgresCoordinator implements Coordinator {
     if (this.#closed) return undefined
     await this.#ready()
     if (!options.wait && (await isSessionLocked(this.#pool, this.#schema, sessionID))) return undefined
-    const lease = await lockSession(this.#config, this.#schema, sessionID, options)
-    if (!lease) return undefined
-    this.#leases.add(lease)
-    return {
-      lost: lease.lost,
-      release: async () => {
-        this.#leases.delete(lease)
-        await lease.release()
-      },
-    }
+    return this.#locks.lock(sessionID, options)
   }
 
   publish(message: CoordinatorMessage): Promise<void> {
@@ -99,8 +91,7 @@ export class PostgresCoordinator implements Coordinator {
     // What was published before close still goes out (a run's last events, say).
     await this.#outbox.drain()
     await this.#listener?.close()
-    await Promise.all([...this.#leases].map((lease) => lease.release()))
-    this.#leases.clear()
+    await this.#locks.close()
   }
 
   #receive(payload: string): void {

@@ -1,57 +1,115 @@
 import pg from "pg"
 import type { Lease } from "../../coordination/port.js"
 
+/** Lock connections kept open between runs, so a prompt does not pay for a new connection. */
+const MAX_IDLE = 4
+
 /**
- * A session's ownership as a PostgreSQL session-level advisory lock, held on a connection of its
- * own for as long as the run lasts. When the owning process dies its connection closes and the
- * server releases the lock at once; when the machine vanishes, TCP keepalives (the settings
- * below) end the connection within about half a minute.
+ * Sessions' ownership as PostgreSQL session-level advisory locks, each held on a connection of
+ * its own for as long as the run lasts. When the owning process dies its connections close and
+ * the server releases the locks at once; when the machine vanishes, TCP keepalives (set on each
+ * connection) end them within about half a minute. A released lock's connection is unlocked and
+ * kept for the next claim (up to MAX_IDLE); a connection whose unlock fails is closed, which
+ * releases whatever it held.
  */
-export async function lockSession(
-  config: pg.ClientConfig,
-  namespace: string,
-  sessionID: string,
-  options: { wait: boolean; signal?: AbortSignal | undefined },
-): Promise<Lease | undefined> {
-  if (options.signal?.aborted) return undefined
-  const client = new pg.Client({ ...config, keepAlive: true })
-  const lost = new AbortController()
-  let released = false
-  // Errors of a connection that is going away are the lease's loss, not the process's crash.
-  client.on("error", () => lost.abort())
-  client.on("end", () => {
-    if (!released) lost.abort()
-  })
-  const abort = () => void client.end().catch(() => undefined)
-  options.signal?.addEventListener("abort", abort, { once: true })
-  try {
+export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
+  const idle: pg.Client[] = []
+  const open = new Set<pg.Client>()
+  let closed = false
+
+  async function connect(): Promise<pg.Client> {
+    const reused = idle.pop()
+    if (reused) return reused
+    const client = new pg.Client({ ...config, keepAlive: true })
+    open.add(client)
+    // An idle connection's error must not crash the process; a held one's is its lease's loss.
+    client.on("error", () => undefined)
+    client.on("end", () => {
+      open.delete(client)
+      const at = idle.indexOf(client)
+      if (at !== -1) idle.splice(at, 1)
+    })
     await client.connect()
     await client.query(KEEPALIVES)
-    const held = await take(client, namespace, sessionID, options.wait)
-    if (!held || options.signal?.aborted) {
-      released = true
-      await client.end().catch(() => undefined)
-      return undefined
-    }
-  } catch (error) {
-    released = true
-    await client.end().catch(() => undefined)
-    // Cancelled while waiting: ending the connection is how the wait stops.
-    if (options.signal?.aborted) return undefined
-    throw error
-  } finally {
-    options.signal?.removeEventListener("abort", abort)
+    return client
   }
+
+  function discard(client: pg.Client): Promise<void> {
+    open.delete(client)
+    return client.end().catch(() => undefined)
+  }
+
+  /** Keeps a connection that holds no lock for the next claim, or closes it. */
+  async function keep(client: pg.Client): Promise<void> {
+    if (!closed && open.has(client) && idle.length < MAX_IDLE) idle.push(client)
+    else await discard(client)
+  }
+
+  async function unlock(client: pg.Client, sessionID: string): Promise<void> {
+    const { rows } = await client
+      .query<{ done: boolean }>("SELECT pg_advisory_unlock(hashtext($1), hashtext($2)) AS done", [
+        namespace,
+        sessionID,
+      ])
+      .catch(() => ({ rows: [{ done: false }] }))
+    // A connection that might still hold the lock is closed, which releases it.
+    if (rows[0]!.done) await keep(client)
+    else await discard(client)
+  }
+
   return {
-    lost: lost.signal,
-    async release() {
-      if (released) return
-      released = true
-      // Closing the connection releases the lock with it.
-      await client.end().catch(() => undefined)
+    async lock(
+      sessionID: string,
+      options: { wait: boolean; signal?: AbortSignal | undefined },
+    ): Promise<Lease | undefined> {
+      if (options.signal?.aborted || closed) return undefined
+      const client = await connect()
+      // Ending the connection is how a wait for the lock stops.
+      const abort = () => void discard(client)
+      options.signal?.addEventListener("abort", abort, { once: true })
+      let held: boolean
+      try {
+        held = await take(client, namespace, sessionID, options.wait)
+      } catch (error) {
+        await discard(client)
+        if (options.signal?.aborted) return undefined
+        throw error
+      } finally {
+        options.signal?.removeEventListener("abort", abort)
+      }
+      if (held && options.signal?.aborted) await unlock(client, sessionID)
+      else if (!held) await keep(client)
+      return held && !options.signal?.aborted ? holding(client, sessionID) : undefined
+    },
+    async close(): Promise<void> {
+      closed = true
+      idle.length = 0
+      await Promise.all([...open].map(discard))
     },
   }
+
+  function holding(client: pg.Client, sessionID: string): Lease {
+    const lost = new AbortController()
+    let released = false
+    const onLoss = () => {
+      if (!released) lost.abort()
+    }
+    client.on("error", onLoss)
+    client.on("end", onLoss)
+    return {
+      lost: lost.signal,
+      async release() {
+        if (released) return
+        released = true
+        client.off("error", onLoss)
+        client.off("end", onLoss)
+        await unlock(client, sessionID)
+      },
+    }
+  }
 }
+
+export type SessionLocks = ReturnType<typeof createSessionLocks>
 
 /** Takes the lock: waiting for it, or only if it is free now. */
 async function take(
