@@ -1,5 +1,6 @@
 import { runCompactionBench } from "./compaction.js"
 import { runDeltasBench } from "./deltas.js"
+import { runLocksBench } from "./locks.js"
 import { runLoopBench } from "./loop.js"
 import { runProcessesBench } from "./processes.js"
 import { runProcessorBench } from "./processor.js"
@@ -16,6 +17,7 @@ const benches = {
   startup: runStartupBench,
   snapshot: runSnapshotBench,
   processes: runProcessesBench,
+  locks: runLocksBench,
 }
 // `npm run bench -- compaction` runs one; no argument runs all.
 const chosen = process.argv.slice(2)

@@ -1,3 +1,5 @@
 export { CorruptRowError } from "./corrupt-row.js"
 export { MemoryStorage } from "./memory.js"
 export type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
+export { StorageClosedError } from "./storage-closed-error.js"
+export { StorageError, type StorageErrorData, type StorageErrorReason } from "./storage-error.js"

@@ -46,7 +46,8 @@ export type MessageQuery = {
  *   own texts; SQLite rows carrying the current row stamp, see `rowStamp`); a row written or
  *   changed by anything else is checked.
  * - A malformed call fails with `InvalidInputError` and writes nothing: a batch that is not an
- *   array, a write of unknown `type`, a key or ID (of a write or a read) that is not a string.
+ *   array, a write of unknown `type`, a key or ID (of a write or a read) that is not a string, a
+ *   row or value JSON cannot encode (a BigInt, a circular reference).
  * - A `session.put` whose parent chain leads back to the session itself (also through earlier
  *   writes of the same batch) fails with `InvalidInputError`, so walks up or down parent links
  *   always end.
@@ -54,6 +55,12 @@ export type MessageQuery = {
  *   (ascending IDs). Parts are stored apart from their message, so changing one part never
  *   touches another, even when writes to one message interleave.
  * - Returned objects belong to the caller: mutating them never changes what is stored.
+ * - A fault below the port (another connection's lock, a lost connection, a full disk, an I/O
+ *   error, a damaged file, use after a `close()` that ended the storage) fails with
+ *   `StorageError` naming its reason.
+ *   Transient ones (busy, connection) are retried inside the adapter within a bound, and a
+ *   retried write lands once; then they fail with `retryable: true`. Putting the same rows again
+ *   leaves what the first put left.
  */
 export interface Storage {
   getSession(sessionID: string): Promise<SessionInfo | undefined>

@@ -6,6 +6,7 @@ import { Info as MessageInfo } from "../message/info.js"
 import { Part } from "../message/part.js"
 import { Info as SessionInfo } from "../session/info.js"
 import { CorruptRowError } from "./corrupt-row.js"
+import { assertJsonEncodable } from "./json-encoding.js"
 import type { StorageWrite } from "./port.js"
 
 type RowKind = "session" | "message" | "part"
@@ -102,7 +103,8 @@ type WriteType = keyof typeof fieldsOf
 /**
  * Validates a batch before an adapter applies it, so nothing invalid is ever written: a batch
  * that is not an array, a write of unknown type, a key or ID that is not a string, a row that
- * fails its schema or a value that is not JSON fails with InvalidInputError naming the write.
+ * fails its schema, a value that is not JSON, or a row or value JSON cannot encode (a BigInt, a
+ * cycle) fails with InvalidInputError naming the write.
  */
 export function validateWrites(writes: unknown): StorageWrite[] {
   if (!Array.isArray(writes)) throw invalid("writes", `expected an array of writes, got ${quote(writes)}`)
@@ -121,7 +123,15 @@ function validWrite(write: unknown, index: number): StorageWrite {
   const fields = fieldsOf[type as WriteType].safeParse(write)
   if (!fields.success) throw fromIssues(`write ${type}`, at, fields.error)
   // The schema of this type's fields has just passed.
-  const checked = { type, ...fields.data } as StorageWrite
+  const checked = withValidRow({ type, ...fields.data } as StorageWrite, at)
+  // What the adapter will encode: the row as its schema parsed it.
+  const row = rowOf(checked)
+  if (row) assertJsonEncodable(row.value, `${at}.${row.field}`)
+  return checked
+}
+
+/** The write with its row as the row's schema parsed it. */
+function withValidRow(checked: StorageWrite, at: string): StorageWrite {
   switch (checked.type) {
     case "session.put":
       return { ...checked, info: validRow("session", checked.info, at) }
@@ -136,6 +146,15 @@ function validWrite(write: unknown, index: number): StorageWrite {
     default:
       return checked
   }
+}
+
+/** The row or value a write stores, which adapters encode as JSON. */
+function rowOf(write: StorageWrite): { field: string; value: unknown } | undefined {
+  if (write.type === "session.put" || write.type === "message.put")
+    return { field: "info", value: write.info }
+  if (write.type === "part.put") return { field: "part", value: write.part }
+  if (write.type === "value.put") return { field: "value", value: write.value }
+  return undefined
 }
 
 /** An ID or key argument of a read, checked: a SQLite driver would throw a RangeError at it. */

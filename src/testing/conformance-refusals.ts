@@ -1,5 +1,6 @@
 import assert from "node:assert/strict"
 import { InvalidInputError } from "../error/invalid-input.js"
+import type { Part } from "../message/part.js"
 import type { Info as SessionInfo } from "../session/info.js"
 import type { StorageWrite } from "../storage/port.js"
 import { type Case, expectError, seed } from "./conformance-helpers.js"
@@ -56,6 +57,30 @@ export const refusalCases: Record<string, Case> = {
     // Nothing landed, and nothing poisons later reads.
     assert.deepEqual(await storage.listValues(""), [])
     assert.deepEqual(await storage.listSessions(), [session])
+    assert.deepEqual(await storage.getMessage(session.id, user.id), { info: user, parts: [] })
+  },
+
+  async "refuses a row or value JSON cannot encode (a BigInt, a cycle), writing nothing"(storage, build) {
+    const { session, user } = await seed(storage, build)
+    const circular: Record<string, unknown> = {}
+    circular.self = circular
+    const text = build.text(session.id, user.id)
+    const unencodable: [StorageWrite, string][] = [
+      [
+        { type: "part.put", part: { ...text, metadata: { size: 10n } } as Part },
+        "writes[1].part.metadata.size",
+      ],
+      [
+        { type: "part.put", part: { ...text, metadata: { circular } } as Part },
+        "writes[1].part.metadata.circular",
+      ],
+      [{ type: "value.put", key: "v", value: circular }, "writes[1].value.self"],
+    ]
+    for (const [write, path] of unencodable) {
+      const batch: StorageWrite[] = [{ type: "value.put", key: "written", value: 1 }, write]
+      await expectError(storage.write(batch), InvalidInputError, path)
+    }
+    assert.deepEqual(await storage.listValues(""), [])
     assert.deepEqual(await storage.getMessage(session.id, user.id), { info: user, parts: [] })
   },
 

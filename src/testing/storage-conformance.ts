@@ -2,6 +2,7 @@ import { CorruptRowError } from "../storage/corrupt-row.js"
 import type { Storage } from "../storage/port.js"
 import { createBuilders } from "./builders.js"
 import { type Case, expectError } from "./conformance-helpers.js"
+import { lifecycleCases } from "./conformance-lifecycle.js"
 import { refusalCases } from "./conformance-refusals.js"
 import { rowCases } from "./conformance-rows.js"
 import { writeCases } from "./conformance-writes.js"
@@ -42,7 +43,12 @@ export function storageConformance<S extends Storage>(
     })
 
   describe("storage conformance", () => {
-    for (const [name, body] of Object.entries({ ...rowCases, ...writeCases, ...refusalCases }))
+    for (const [name, body] of Object.entries({
+      ...rowCases,
+      ...writeCases,
+      ...refusalCases,
+      ...lifecycleCases,
+    }))
       test(name, body)
     const corrupt = options.corrupt
     if (corrupt) {

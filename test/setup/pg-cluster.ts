@@ -71,7 +71,8 @@ export async function startCluster(bin: string): Promise<Cluster> {
   }
 }
 
-function unprivilegedUser(): { uid: number; gid: number } {
+/** As root, PostgreSQL refuses to run: the user it runs as instead. */
+export function unprivilegedUser(): { uid: number; gid: number } {
   for (const name of ["postgres", "nobody"]) {
     const found = spawnSync("id", ["-u", name], { encoding: "utf8" })
     if (found.status === 0)
@@ -83,7 +84,7 @@ function unprivilegedUser(): { uid: number; gid: number } {
   throw new Error("pg-cluster: running as root, and there is no postgres or nobody user to run PostgreSQL as")
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once("error", reject)

@@ -36,6 +36,7 @@ describe("storageConformance", () => {
       "refuses a session whose parent chain leads back to itself, writing nothing",
       "refuses a batch that is not an array of writes, writing nothing",
       "refuses a write of unknown type or with a missing or non-string key or ID, writing nothing",
+      "refuses a row or value JSON cannot encode (a BigInt, a cycle), writing nothing",
     ])
   })
 

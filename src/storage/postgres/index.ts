@@ -1,4 +1,6 @@
+export type { StorageRetryOptions } from "../retry.js"
 export { SchemaVersionError } from "../schema-version-error.js"
 export { StorageClosedError } from "../storage-closed-error.js"
+export { StorageError, type StorageErrorData, type StorageErrorReason } from "../storage-error.js"
 export { PostgresCoordinator } from "./coordinator.js"
 export { PostgresStorage, type PostgresStorageOptions } from "./postgres-storage.js"

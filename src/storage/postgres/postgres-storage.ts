@@ -4,12 +4,23 @@ import { NotFoundError } from "../../error/not-found.js"
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
+import {
+  createWaits,
+  type Retrying,
+  type RetryPolicy,
+  retrying,
+  retryPolicy,
+  type StorageRetryOptions,
+} from "../retry.js"
 import { decodeValue, readJsonRow, requireString, rowStamp, validateWrites } from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
+import { isTransient } from "../storage-error.js"
 import { PostgresCoordinator } from "./coordinator.js"
+import { postgresFault } from "./faults.js"
 import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
 import { migrate } from "./migrations.js"
 import { type Query, queries } from "./queries.js"
+import { checkout, outcome, runTransaction } from "./transaction.js"
 import { applyWrite, explainFailure, isSingleStatement } from "./writes.js"
 
 export type PostgresStorageOptions = {
@@ -18,7 +29,16 @@ export type PostgresStorageOptions = {
    * Apps (or tests) sharing a database keep apart with a schema each.
    */
   schema?: string
+  /**
+   * How a call that lost its connection, or found the server restarting, is retried (on a new
+   * connection): `maxAttempts` retries after the first attempt, waits doubling from 50 ms up
+   * to `maxDelayMs`. Default `{ maxAttempts: 8, maxDelayMs: 2000 }`: about 6 s in all, which
+   * rides out a server restart.
+   */
+  retry?: StorageRetryOptions
 }
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, maxDelayMs: 2000, firstDelayMs: 50 }
 
 /** A row of a listing: 0 for a message, 1 for a part of `message_id`. */
 type ListedRow = { kind: number; message_id: string; id: string; stamp: string | null; data: string }
@@ -31,6 +51,10 @@ type Row = { id: string; stamp: string | null; data: string }
  * with SchemaVersionError. Rows are JSON text: every string round-trips, `\u0000` and lone
  * surrogates included. Its `coordinator` (see docs/scaling.md) makes runtimes of several
  * processes share the sessions safely.
+ *
+ * A call that loses its connection (a restarted server, a terminated backend) is run again on
+ * another, within the `retry` bound; then it fails with a StorageError of reason "connection".
+ * A write runs again only when it did not land: see `write`.
  */
 export class PostgresStorage implements Storage {
   readonly coordinator: PostgresCoordinator
@@ -39,6 +63,8 @@ export class PostgresStorage implements Storage {
   readonly #sql: Record<Query, string>
   readonly #stamp = rowStamp()
   readonly #schema: string
+  readonly #retrying: Retrying
+  readonly #waits = createWaits()
   #ready: Promise<void> | undefined
   #closing: Promise<void> | undefined
   #closed = false
@@ -53,6 +79,12 @@ export class PostgresStorage implements Storage {
       })
     }
     this.#schema = schema
+    this.#retrying = {
+      policy: retryPolicy("PostgresStorage", options.retry, DEFAULT_RETRY),
+      classify: postgresFault,
+      waits: this.#waits,
+      closed: closedError,
+    }
     this.#ownsPool = !(poolOrConfig instanceof pg.Pool)
     this.#pool = poolOrConfig instanceof pg.Pool ? poolOrConfig : new pg.Pool(poolOrConfig)
     // An idle client that errors (the server restarted) must not crash the process.
@@ -120,41 +152,50 @@ export class PostgresStorage implements Storage {
     })
   }
 
+  /**
+   * A write that loses its connection runs again, exactly once in effect: a single put is an
+   * upsert, so applying it again changes nothing; a batch whose connection dropped before
+   * COMMIT went out did not land (the server rolls it back); and when it dropped while COMMIT
+   * was on its way, the server is asked whether that transaction committed (`txid_status`)
+   * before anything runs again. So a remove never runs twice and fails for its own success.
+   */
   async write(writes: readonly StorageWrite[]): Promise<void> {
     const valid = validateWrites(writes)
-    await this.#open()
-    // The hot path: a single put is one statement (autocommit), its checks the foreign keys';
-    // a live turn writes little else.
-    const [only] = valid
     const writer = { sql: this.#sql, stamp: this.#stamp }
     const explain = (error: unknown, write: StorageWrite | undefined) =>
       explainFailure(
         error,
         write,
-        async (sessionID) => (await this.#rows("hasSession", [sessionID])).length > 0,
+        async (sessionID) => (await this.#query("hasSession", [sessionID])).length > 0,
       )
-    if (valid.length === 1 && isSingleStatement(only!)) {
-      await applyWrite(this.#pool, writer, only!, 0).catch((error: unknown) => explain(error, only!))
-      return
-    }
-    const client = await this.#pool.connect()
-    let failed: StorageWrite | undefined
-    try {
-      await client.query("BEGIN")
-      for (const [index, write] of valid.entries()) {
-        failed = write
-        await applyWrite(client, writer, write, index)
+    // The hot path: a single put is one statement (autocommit), its checks the foreign keys';
+    // a live turn writes little else.
+    const [only] = valid
+    const single = valid.length === 1 && isSingleStatement(only!)
+    let inDoubt: string | undefined
+    await this.#retry(async () => {
+      await this.#open()
+      if (inDoubt !== undefined) {
+        if ((await outcome(this.#pool, inDoubt)) === "committed") return
+        inDoubt = undefined
       }
-      await client.query("COMMIT")
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined)
-      client.release()
-      return explain(error, failed)
-    }
-    client.release()
+      if (single) {
+        await applyWrite(this.#pool, writer, only!, 0).catch((error: unknown) => explain(error, only!))
+        return
+      }
+      await runTransaction(this.#pool, valid, {
+        apply: (client, write, index) => applyWrite(client, writer, write, index),
+        explain,
+        committing: (xid) => {
+          inDoubt = xid
+        },
+      })
+    })
   }
 
   close(): Promise<void> {
+    // Calls waiting to retry stop waiting, and fail as closed.
+    this.#waits.close()
     this.#closing ??= (async () => {
       // The coordinator's last sends still use the pool.
       await this.coordinator.close()
@@ -186,29 +227,48 @@ export class PostgresStorage implements Storage {
     return readJsonRow(kind, row.id, row.data, stamp === this.#stamp)
   }
 
-  async #rows<T extends pg.QueryResultRow>(query: Query, args: unknown[]): Promise<T[]> {
+  /** A read, run again on another connection while the connection fails (see `retry`). */
+  #rows<T extends pg.QueryResultRow>(query: Query, args: unknown[]): Promise<T[]> {
+    return this.#retry(() => this.#query<T>(query, args))
+  }
+
+  async #query<T extends pg.QueryResultRow>(query: Query, args: unknown[]): Promise<T[]> {
     await this.#open()
     return (await this.#pool.query<T>(this.#sql[query], args)).rows
   }
 
-  /** The schema, migrated once per instance; a failure fails every call. */
+  #retry<T>(attempt: () => Promise<T>): Promise<T> {
+    return retrying(attempt, this.#retrying)
+  }
+
+  /**
+   * The schema, migrated once per instance. A failure to reach the server is tried again by the
+   * next call; any other failure (SchemaVersionError) fails every call.
+   */
   #open(): Promise<void> {
-    if (this.#closed)
-      return Promise.reject(
-        new StorageClosedError({
-          message: "PostgresStorage is closed: create a new one to use the database again",
-        }),
-      )
+    if (this.#closed) return Promise.reject(closedError())
     this.#ready ??= (async () => {
-      const client = await this.#pool.connect()
-      try {
-        await migrate(client, this.#schema)
-      } finally {
-        client.release()
-      }
-    })()
+      const { client, done } = await checkout(this.#pool)
+      await migrate(client, this.#schema).then(
+        () => done(),
+        (error: unknown) => {
+          done(error)
+          throw error
+        },
+      )
+    })().catch((error: unknown) => {
+      const fault = postgresFault(error)
+      if (fault && isTransient(fault.reason)) this.#ready = undefined
+      throw error
+    })
     return this.#ready
   }
+}
+
+function closedError(): StorageClosedError {
+  return new StorageClosedError({
+    message: "PostgresStorage is closed: create a new one to use the database again",
+  })
 }
 
 /** A query limit as LIMIT takes it: null means none; like Array.slice, fractions truncate. */

@@ -11,7 +11,11 @@ const FOREIGN_KEY_VIOLATION = "23503"
 type Writer = { sql: Record<Query, string>; stamp: number }
 type Client = pg.Pool | pg.PoolClient
 
-/** A write that is one statement whose only checks are the foreign keys (see explainFailure). */
+/**
+ * A write that is one statement whose only checks are the foreign keys (see explainFailure).
+ * Each is an upsert or a value remove, so running it again after a lost connection leaves what
+ * running it once did: PostgresStorage replays it without asking whether it landed.
+ */
 export function isSingleStatement(write: StorageWrite): boolean {
   switch (write.type) {
     case "part.put":

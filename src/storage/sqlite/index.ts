@@ -1,5 +1,7 @@
+export type { StorageRetryOptions } from "../retry.js"
 export { SchemaVersionError } from "../schema-version-error.js"
 export { StorageClosedError } from "../storage-closed-error.js"
+export { StorageError, type StorageErrorData, type StorageErrorReason } from "../storage-error.js"
 export type { SqliteDatabase, SqliteStatement, SqliteValue } from "./driver.js"
-export { SqliteStorage } from "./sqlite-storage.js"
+export { SqliteStorage, type SqliteStorageOptions } from "./sqlite-storage.js"
 export { SqliteOpenError } from "./storage-errors.js"

@@ -1,34 +1,39 @@
-import { NotFoundError } from "../../error/not-found.js"
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import {
-  decodeValue,
-  readJsonRow,
-  refuseParentCycle,
-  requireString,
-  rowStamp,
-  validateWrites,
-} from "../rows.js"
-import { StorageClosedError } from "../storage-closed-error.js"
-import { openDatabase, type SqliteDatabase, type SqliteStatement, type SqliteValue } from "./driver.js"
-import { migrate, rollback } from "./migrations.js"
-import { SQL, type Sql } from "./statements.js"
+  createWaits,
+  type Retrying,
+  type RetryPolicy,
+  retrying,
+  retryPolicy,
+  type StorageRetryOptions,
+} from "../retry.js"
+import { decodeValue, readJsonRow, requireString, rowStamp, validateWrites } from "../rows.js"
+import { StorageError } from "../storage-error.js"
+import { applyWrite, requireSession } from "./apply-write.js"
+import { Connection, closedError } from "./connection.js"
+import { openDatabase, type SqliteDatabase } from "./driver.js"
+import { sqliteFault } from "./faults.js"
+import { prefixEnd } from "./prefix-end.js"
+import { type Decode, type Row, readMessages, type Stamp } from "./read-messages.js"
+import { configure } from "./setup.js"
+import { SQL } from "./statements.js"
 
-/** A row's stamp as a driver returns it: a bigint when the connection reads safe integers. */
-type Stamp = number | bigint | null
-type Row = { id: string; stamp: Stamp; data: string }
-/** A part row of a session listing, read as an array (see #arrays): the columns in select order. */
-type PartTuple = [messageID: string, id: string, stamp: Stamp, data: string]
+export { PART_PAGE } from "./read-messages.js"
+
+export type SqliteStorageOptions = {
+  /**
+   * How a call that finds the database locked by another connection (SQLITE_BUSY, SQLITE_LOCKED)
+   * is retried: `maxAttempts` retries after the first attempt, waits doubling from 2 ms up to
+   * `maxDelayMs`. Default `{ maxAttempts: 60, maxDelayMs: 100 }`: about 5 s in all.
+   */
+  retry?: StorageRetryOptions
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 60, maxDelayMs: 100, firstDelayMs: 2 }
+
 type ValueRow = { key: string; value: string }
-
-/**
- * How many parts a listing reads per query. Parsing each page before reading the next lets the
- * JSON text of a long session die young, where reading all of it first (14 MiB for 20,000
- * parts) had the garbage collector copy it around: about 70 instead of 90 ms for that load
- * (bench/README.md, Storage).
- */
-export const PART_PAGE = 1000
 
 /**
  * Durable storage in one SQLite file (WAL mode), through better-sqlite3 or `node:sqlite`.
@@ -38,107 +43,107 @@ export const PART_PAGE = 1000
  *
  * The drivers are synchronous, so every method runs its whole transaction without yielding:
  * calls on one instance never interleave, and the connection is never left mid-transaction.
+ * Waiting for another process's lock must not freeze the process, so SQLite does not wait
+ * itself (busy_timeout = 0): a call that finds the database locked fails at once and is run
+ * again after an asynchronous wait. When even opening finds the file locked, the schema is set
+ * up by the first call, which waits.
+ *
+ * Faults come as StorageError: "busy" once the retries are spent, "full", "io", "corrupt".
  *
  * Every session, message and part row it writes carries the row stamp (see rowStamp): rows
  * with this version's stamp were validated when written and are read back with `JSON.parse`
  * alone; rows without it (another writer's, an older version's) are validated on read.
  */
 export class SqliteStorage implements Storage {
-  readonly #db: SqliteDatabase
-  readonly #statements = new Map<Sql, SqliteStatement>()
-  readonly #arrayStatements = new Map<Sql, { all(...params: SqliteValue[]): unknown[] }>()
+  readonly #connection: Connection
   readonly #stamp = rowStamp()
-  #closed = false
+  readonly #waits = createWaits()
+  readonly #retrying: Retrying
+  readonly #decode: Decode = {
+    message: (id, stamp, data) => this.#row("message", id, stamp, data),
+    part: (id, stamp, data) => this.#row("part", id, stamp, data),
+  }
+  /** The setup that found the database locked when constructed, run (and waited for) by the first call. */
+  #setup: (() => Promise<void>) | undefined
+  #opening: Promise<void> | undefined
 
-  constructor(pathOrDatabase: string | SqliteDatabase) {
+  constructor(pathOrDatabase: string | SqliteDatabase, options: SqliteStorageOptions = {}) {
+    const policy = retryPolicy("SqliteStorage", options.retry, DEFAULT_RETRY)
+    this.#retrying = {
+      policy,
+      classify: sqliteFault,
+      waits: this.#waits,
+      closed: closedError,
+    }
     const opened = typeof pathOrDatabase === "string"
-    this.#db = opened ? openDatabase(pathOrDatabase) : pathOrDatabase
+    const db = opened ? openDatabase(pathOrDatabase) : pathOrDatabase
+    this.#connection = new Connection(db)
     try {
-      // busy_timeout first, so that switching to WAL waits for other connections' locks.
-      this.#db.exec("PRAGMA busy_timeout = 5000")
-      this.#db.exec("PRAGMA journal_mode = WAL")
-      this.#db.exec("PRAGMA synchronous = NORMAL")
-      this.#db.exec("PRAGMA foreign_keys = ON")
-      migrate(this.#db)
+      configure(db)
     } catch (error) {
-      if (opened) this.#db.close()
-      throw error
+      if (sqliteFault(error)?.reason === "busy") {
+        this.#setup = () => retrying(() => configure(db), this.#retrying)
+        return
+      }
+      if (opened) db.close()
+      const fault = sqliteFault(error)
+      if (!fault) throw error
+      throw new StorageError({ ...fault, retryable: false, attempts: 1 }, { cause: error })
     }
   }
 
   async getSession(sessionID: string): Promise<SessionInfo | undefined> {
-    const row = this.#get<Omit<Row, "id">>(SQL.getSession, requireString("sessionID", sessionID))
-    return row ? this.#decode("session", sessionID, row.stamp, row.data) : undefined
+    requireString("sessionID", sessionID)
+    const row = await this.#attempt(() => this.#connection.get<Omit<Row, "id">>(SQL.getSession, sessionID))
+    return row ? this.#row("session", sessionID, row.stamp, row.data) : undefined
   }
 
   async listSessions(query: SessionQuery = {}): Promise<SessionInfo[]> {
     const limit = rowLimit(query.limit)
-    const rows =
-      query.parentID === undefined
-        ? this.#all<Row>(SQL.listSessions, limit)
-        : this.#all<Row>(SQL.listChildSessions, requireString("parentID", query.parentID), limit)
-    return rows.map((row): SessionInfo => this.#decode("session", row.id, row.stamp, row.data))
+    const parentID = query.parentID === undefined ? undefined : requireString("parentID", query.parentID)
+    const rows = await this.#attempt(() =>
+      parentID === undefined
+        ? this.#connection.all<Row>(SQL.listSessions, limit)
+        : this.#connection.all<Row>(SQL.listChildSessions, parentID, limit),
+    )
+    return rows.map((row): SessionInfo => this.#row("session", row.id, row.stamp, row.data))
   }
 
   async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
     requireString("sessionID", sessionID)
     requireString("messageID", messageID)
-    const found = this.#read(() => {
-      const message = this.#get<Row>(SQL.getMessage, sessionID, messageID)
-      if (message) return { message, parts: this.#all<Row>(SQL.listMessageParts, sessionID, messageID) }
-      this.#requireSession(sessionID)
+    const db = this.#connection
+    const found = await this.#read(() => {
+      const message = db.get<Row>(SQL.getMessage, sessionID, messageID)
+      if (message) return { message, parts: db.all<Row>(SQL.listMessageParts, sessionID, messageID) }
+      requireSession(db, sessionID)
       return undefined
     })
     if (!found) return undefined
-    const info = this.#decode("message", found.message.id, found.message.stamp, found.message.data)
-    return { info, parts: found.parts.map((row) => this.#decode("part", row.id, row.stamp, row.data)) }
+    const info = this.#row("message", found.message.id, found.message.stamp, found.message.data)
+    return { info, parts: found.parts.map((row) => this.#row("part", row.id, row.stamp, row.data)) }
   }
 
   async listMessages(sessionID: string, query: MessageQuery = {}): Promise<WithParts[]> {
     requireString("sessionID", sessionID)
-    // One read transaction: the messages, then their parts page by page, each page decoded and
-    // attached to its message (parts come in message order) before the next is read.
-    return this.#read(() => {
-      const rows =
-        query.limit === undefined
-          ? this.#all<Row>(SQL.listMessages, sessionID)
-          : this.#all<Row>(SQL.listNewestMessages, sessionID, rowLimit(query.limit)).reverse()
-      // A session always exists when it has messages, so only an empty listing pays for the check.
-      if (rows.length === 0) {
-        this.#requireSession(sessionID)
-        return []
-      }
-      const byID = new Map<string, WithParts>()
-      const messages = rows.map((row) => {
-        const message: WithParts = { info: this.#decode("message", row.id, row.stamp, row.data), parts: [] }
-        byID.set(row.id, message)
-        return message
-      })
-      let page =
-        query.limit === undefined
-          ? this.#arrays<PartTuple>(SQL.listSessionParts, sessionID, PART_PAGE)
-          : this.#arrays<PartTuple>(SQL.listSessionPartsFrom, sessionID, rows[0]!.id, PART_PAGE)
-      for (;;) {
-        for (const [messageID, id, stamp, data] of page)
-          byID.get(messageID)?.parts.push(this.#decode("part", id, stamp, data))
-        if (page.length < PART_PAGE) return messages
-        const [messageID, id] = page[page.length - 1]!
-        page = this.#arrays<PartTuple>(SQL.listSessionPartsAfter, sessionID, messageID, id, PART_PAGE)
-      }
-    })
+    const limit = query.limit === undefined ? undefined : rowLimit(query.limit)
+    // One read transaction, so a concurrent writer can't split a message from its parts.
+    return this.#read(() => readMessages(this.#connection, this.#decode, sessionID, limit))
   }
 
   async getValue(key: string): Promise<unknown> {
-    const row = this.#get<{ value: string }>(SQL.getValue, requireString("key", key))
+    requireString("key", key)
+    const row = await this.#attempt(() => this.#connection.get<{ value: string }>(SQL.getValue, key))
     return row ? decodeValue(key, row.value) : undefined
   }
 
   async listValues(prefix: string): Promise<{ key: string; value: unknown }[]> {
     const end = prefixEnd(requireString("prefix", prefix))
-    const rows =
+    const rows = await this.#attempt(() =>
       end === undefined
-        ? this.#all<ValueRow>(SQL.listValues, prefix)
-        : this.#all<ValueRow>(SQL.listValuesBelow, prefix, end)
+        ? this.#connection.all<ValueRow>(SQL.listValues, prefix)
+        : this.#connection.all<ValueRow>(SQL.listValuesBelow, prefix, end),
+    )
     // SQLite orders text by UTF-8 bytes, JavaScript (and MemoryStorage) by UTF-16 code units;
     // they differ only for keys mixing U+E000..U+FFFF with astral characters. Nearly sorted
     // input makes this re-sort linear.
@@ -148,158 +153,57 @@ export class SqliteStorage implements Storage {
 
   async write(writes: readonly StorageWrite[]): Promise<void> {
     const valid = validateWrites(writes)
-    this.#run(SQL.beginWrite)
-    try {
-      for (const [index, write] of valid.entries()) this.#apply(write, index)
-      this.#run(SQL.commit)
-    } catch (error) {
-      rollback(this.#db)
-      throw error
-    }
+    // A batch that met a lock did not commit (BEGIN IMMEDIATE takes the write lock first, and a
+    // failed COMMIT is rolled back), so running it again applies it once.
+    await this.#attempt(() =>
+      this.#connection.transaction(SQL.beginWrite, () => {
+        for (const [index, write] of valid.entries()) applyWrite(this.#connection, write, index, this.#stamp)
+      }),
+    )
   }
 
   async close(): Promise<void> {
-    if (this.#closed) return
-    this.#closed = true
-    this.#statements.clear()
-    this.#arrayStatements.clear()
-    this.#db.close()
+    this.#waits.close()
+    this.#connection.close()
   }
 
-  #apply(write: StorageWrite, index: number): void {
-    switch (write.type) {
-      case "session.put": {
-        const { id, parentID } = write.info
-        if (parentID !== undefined) this.#requireSession(parentID)
-        refuseParentCycle(
-          write.info,
-          index,
-          (sessionID) =>
-            this.#get<{ parent_id: string | null }>(SQL.getSessionParent, sessionID)?.parent_id ?? undefined,
-        )
-        this.#run(SQL.putSession, id, parentID ?? null, JSON.stringify(write.info), this.#stamp)
-        return
-      }
-      case "session.remove":
-        // Foreign keys cascade to its messages, their parts, and its descendant sessions.
-        this.#requireSession(write.sessionID)
-        this.#run(SQL.removeSession, write.sessionID)
-        return
-      case "message.put":
-        this.#requireSession(write.info.sessionID)
-        this.#run(
-          SQL.putMessage,
-          write.info.sessionID,
-          write.info.id,
-          JSON.stringify(write.info),
-          this.#stamp,
-        )
-        return
-      case "message.remove":
-        this.#requireMessage(write.sessionID, write.messageID)
-        this.#run(SQL.removeMessage, write.sessionID, write.messageID)
-        return
-      case "part.put": {
-        const { id, sessionID, messageID } = write.part
-        this.#requireMessage(sessionID, messageID)
-        this.#run(SQL.putPart, sessionID, messageID, id, JSON.stringify(write.part), this.#stamp)
-        return
-      }
-      case "part.remove":
-        this.#requireMessage(write.sessionID, write.messageID)
-        if (!this.#get(SQL.hasPart, write.sessionID, write.messageID, write.partID)) {
-          throw NotFoundError.of("Part", write.partID)
-        }
-        this.#run(SQL.removePart, write.sessionID, write.messageID, write.partID)
-        return
-      case "value.put":
-        this.#run(SQL.putValue, write.key, JSON.stringify(write.value))
-        return
-      case "value.remove":
-        this.#run(SQL.removeValue, write.key)
-        return
-    }
-  }
-
-  /** A stored row, validated unless it carries this version's stamp (either sign: see SQL). */
-  #decode<K extends "session" | "message" | "part">(kind: K, id: string, stamp: Stamp, data: string) {
-    const value = typeof stamp === "bigint" ? Number(stamp) : stamp
-    return readJsonRow(kind, id, data, value === this.#stamp || value === -this.#stamp)
-  }
-
-  #requireSession(sessionID: string): void {
-    if (!this.#get(SQL.hasSession, sessionID)) throw NotFoundError.of("Session", sessionID)
-  }
-
-  #requireMessage(sessionID: string, messageID: string): void {
-    if (this.#get(SQL.hasMessage, sessionID, messageID)) return
-    // Name the session when it is the session that is missing, as MemoryStorage does.
-    this.#requireSession(sessionID)
-    throw NotFoundError.of("Message", messageID)
-  }
-
-  /** Runs several reads on one snapshot, so a concurrent writer can't split a message from its parts. */
-  #read<T>(body: () => T): T {
-    this.#run(SQL.begin)
-    try {
-      const result = body()
-      this.#run(SQL.commit)
-      return result
-    } catch (error) {
-      rollback(this.#db)
-      throw error
-    }
-  }
-
-  #statement(sql: Sql): SqliteStatement {
-    this.#assertOpen()
-    let statement = this.#statements.get(sql)
-    if (!statement) {
-      statement = this.#db.prepare(sql)
-      this.#statements.set(sql, statement)
-    }
-    return statement
+  /** Runs several reads on one snapshot, as one attempt. */
+  #read<T>(body: () => T): T | Promise<T> {
+    return this.#attempt(() => this.#connection.transaction(SQL.begin, body))
   }
 
   /**
-   * Runs a query whose rows come back as arrays of column values, which the drivers build
-   * faster than objects (about 6 ms less for 20,000 parts): better-sqlite3's raw mode, node:sqlite's
-   * setReturnArrays, else objects turned into arrays. Such a statement is prepared for this use only.
+   * Runs `body` at once (the common case costs no promise of its own), and again after an
+   * asynchronous wait while it fails on another connection's lock, up to the retry bound.
    */
-  #arrays<T extends unknown[]>(sql: Sql, ...params: SqliteValue[]): T[] {
-    this.#assertOpen()
-    let statement = this.#arrayStatements.get(sql)
-    if (!statement) {
-      const prepared = this.#db.prepare(sql)
-      if (typeof prepared.raw === "function") prepared.raw(true)
-      else if (typeof prepared.setReturnArrays === "function") prepared.setReturnArrays(true)
-      else {
-        const objects = prepared
-        statement = { all: (...values) => objects.all(...values).map((row) => Object.values(row as object)) }
-      }
-      statement ??= prepared
-      this.#arrayStatements.set(sql, statement)
+  #attempt<T>(body: () => T): T | Promise<T> {
+    if (this.#setup) return this.#ready().then(() => this.#attempt(body))
+    try {
+      return body()
+    } catch (error) {
+      return retrying(body, this.#retrying, { error })
     }
-    return statement.all(...params) as T[]
   }
 
-  #assertOpen(): void {
-    if (this.#closed)
-      throw new StorageClosedError({
-        message: "SqliteStorage is closed: create a new one to use the database again",
-      })
+  /** The setup deferred by the constructor, shared by the calls waiting for it; tried anew after a failure. */
+  #ready(): Promise<void> {
+    const setup = this.#setup!
+    this.#opening ??= setup().then(
+      () => {
+        this.#setup = undefined
+      },
+      (error: unknown) => {
+        this.#opening = undefined
+        throw error
+      },
+    )
+    return this.#opening
   }
 
-  #run(sql: Sql, ...params: SqliteValue[]): void {
-    this.#statement(sql).run(...params)
-  }
-
-  #get<T>(sql: Sql, ...params: SqliteValue[]): T | undefined {
-    return this.#statement(sql).get(...params) as T | undefined
-  }
-
-  #all<T>(sql: Sql, ...params: SqliteValue[]): T[] {
-    return this.#statement(sql).all(...params) as T[]
+  /** A stored row, validated unless it carries this version's stamp (either sign: see SQL). */
+  #row<K extends "session" | "message" | "part">(kind: K, id: string, stamp: Stamp, data: string) {
+    const value = typeof stamp === "bigint" ? Number(stamp) : stamp
+    return readJsonRow(kind, id, data, value === this.#stamp || value === -this.#stamp)
   }
 }
 
@@ -307,22 +211,4 @@ export class SqliteStorage implements Storage {
 function rowLimit(limit: number | undefined): number {
   if (limit === undefined || limit === Number.POSITIVE_INFINITY) return -1
   return Math.max(0, Math.trunc(limit) || 0)
-}
-
-/**
- * The smallest string above every string starting with `prefix`, so a prefix listing is an
- * index range: bump the last code point (SQLite compares UTF-8 bytes, which order as code
- * points do). Undefined when no such string exists (empty prefix, or only U+10FFFF).
- */
-function prefixEnd(prefix: string): string | undefined {
-  const points = [...prefix]
-  while (points.length > 0) {
-    const last = points.pop()!.codePointAt(0)!
-    if (last < 0x10ffff) {
-      // Skip the surrogate range, which is not a valid code point on its own.
-      const next = last + 1 === 0xd800 ? 0xe000 : last + 1
-      return points.join("") + String.fromCodePoint(next)
-    }
-  }
-  return undefined
 }

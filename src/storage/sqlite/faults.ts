@@ -1,0 +1,52 @@
+import type { Fault } from "../retry.js"
+import type { StorageErrorReason } from "../storage-error.js"
+
+/** SQLite's primary result codes that are faults, by number (node:sqlite gives numbers). */
+const PRIMARY: Record<number, string> = {
+  5: "SQLITE_BUSY",
+  6: "SQLITE_LOCKED",
+  10: "SQLITE_IOERR",
+  11: "SQLITE_CORRUPT",
+  13: "SQLITE_FULL",
+  26: "SQLITE_NOTADB",
+}
+
+const REASONS: [prefix: string, reason: StorageErrorReason][] = [
+  ["SQLITE_BUSY", "busy"],
+  ["SQLITE_LOCKED", "busy"],
+  ["SQLITE_FULL", "full"],
+  ["SQLITE_IOERR", "io"],
+  ["SQLITE_CORRUPT", "corrupt"],
+  ["SQLITE_NOTADB", "corrupt"],
+]
+
+const SENTENCES: Record<StorageErrorReason, string> = {
+  busy: "The SQLite database is locked by another connection",
+  full: "The SQLite database or the disk holding it is full",
+  io: "The SQLite database could not be read or written (the disk or file system failed)",
+  corrupt: "The SQLite database file is damaged, or is not a SQLite database",
+  connection: "The SQLite database could not be reached",
+  closed: "The SQLite database is closed",
+}
+
+/**
+ * The fault a SQLite driver error stands for, or undefined when it is none (a constraint, a
+ * misuse: those are bugs or contract errors and stay as they are). better-sqlite3 names the
+ * result code (`code: "SQLITE_BUSY"`, extended codes too: "SQLITE_IOERR_WRITE"); node:sqlite
+ * gives its number (`errcode`).
+ */
+export function sqliteFault(error: unknown): Fault | undefined {
+  const code = resultCode(error)
+  const reason = code && REASONS.find(([prefix]) => code.startsWith(prefix))?.[1]
+  if (!code || !reason) return undefined
+  const detail = error instanceof Error ? error.message : String(error)
+  return { reason, code, message: `${SENTENCES[reason]}: ${detail} (${code})` }
+}
+
+function resultCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown }
+  if (typeof code === "string" && code.startsWith("SQLITE_")) return code
+  if (typeof errcode === "number") return PRIMARY[errcode & 0xff]
+  return undefined
+}

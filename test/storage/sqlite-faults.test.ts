@@ -1,0 +1,309 @@
+import { execFileSync, spawnSync } from "node:child_process"
+import { randomUUID } from "node:crypto"
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import Database from "better-sqlite3"
+import { afterAll, describe, expect, it } from "vitest"
+import { InvalidInputError, StorageError } from "../../src/index.js"
+import { type SqliteDatabase, SqliteStorage } from "../../src/storage/sqlite/index.js"
+import { createBuilders } from "../../src/testing/index.js"
+import { LockHolder, stallProbe } from "./fault-helpers.js"
+
+const adapterFile = fileURLToPath(new URL("../../src/storage/sqlite/index.ts", import.meta.url))
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-sqlite-faults-"))
+const holders: LockHolder[] = []
+afterAll(() => {
+  for (const holder of holders) holder.kill()
+  if (mounted) spawnSync("umount", ["-l", mountPoint])
+  fs.rmSync(directory, { recursive: true, force: true })
+})
+
+/** A database file in WAL mode, closed again, so that the child's lock is the only one about. */
+function newDatabase(): string {
+  const file = path.join(directory, `${randomUUID()}.sqlite`)
+  const db = new Database(file)
+  db.pragma("journal_mode = WAL")
+  db.close()
+  return file
+}
+
+async function holdLock(file: string, mode: "write" | "exclusive", holdMs?: number): Promise<LockHolder> {
+  const holder = new LockHolder(file, mode, holdMs)
+  holders.push(holder)
+  await holder.locked()
+  return holder
+}
+
+function storedValue(file: string, key: string): unknown {
+  const db = new Database(file, { readonly: true })
+  try {
+    const row = db.prepare("SELECT value FROM kv WHERE key = ?").get(key) as { value: string } | undefined
+    return row && JSON.parse(row.value)
+  } finally {
+    db.close()
+  }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected the call to fail"),
+    (error: unknown) => error,
+  )
+}
+
+// The event loop must keep running while a write waits (SQLite itself never waits: its
+// busy_timeout is 0); 200 ms leaves room for a slow machine. Before, one write blocked it 5 s.
+const STALL_LIMIT_MS = 200
+
+describe("SqliteStorage with another process holding the write lock", () => {
+  it("waits without blocking the event loop, and writes once the lock is released", async () => {
+    const file = newDatabase()
+    const storage = new SqliteStorage(file)
+    await holdLock(file, "write", 1000)
+    const probe = stallProbe()
+    await storage.write([{ type: "value.put", key: "after-lock", value: 1 }])
+    expect(probe.stop()).toBeLessThan(STALL_LIMIT_MS)
+    expect(storedValue(file, "after-lock")).toBe(1)
+    await storage.close()
+  }, 20_000)
+
+  it("gives up after its retry bound with a retryable StorageError of reason busy, writing nothing", async () => {
+    const file = newDatabase()
+    const storage = new SqliteStorage(file, { retry: { maxAttempts: 3, maxDelayMs: 20 } })
+    const holder = await holdLock(file, "write")
+    const probe = stallProbe()
+    const error = await rejection(storage.write([{ type: "value.put", key: "never", value: 1 }]))
+    expect(probe.stop()).toBeLessThan(STALL_LIMIT_MS)
+    expect(StorageError.isInstance(error)).toBe(true)
+    expect((error as StorageError).data).toMatchObject({
+      reason: "busy",
+      retryable: true,
+      code: "SQLITE_BUSY",
+      attempts: 4,
+    })
+    expect((error as StorageError).cause).toMatchObject({ name: "SqliteError", code: "SQLITE_BUSY" })
+    await holder.release()
+    expect(storedValue(file, "never")).toBeUndefined()
+    // The connection is not left inside a transaction: the next write goes through.
+    await storage.write([{ type: "value.put", key: "later", value: 2 }])
+    expect(storedValue(file, "later")).toBe(2)
+    await storage.close()
+  }, 20_000)
+
+  // In WAL mode another process cannot lock readers out while this connection is open, so the
+  // real lock is taken before the storage opens: opening, the first read and the first write wait.
+  it("opens a file another process holds exclusively without blocking, and reads and writes once it can", async () => {
+    const file = newDatabase()
+    const first = new SqliteStorage(file)
+    await first.write([{ type: "value.put", key: "before", value: "kept" }])
+    await first.close()
+    await holdLock(file, "exclusive", 1000)
+    const probe = stallProbe()
+    const storage = new SqliteStorage(file)
+    expect(await storage.listValues("")).toEqual([{ key: "before", value: "kept" }])
+    const session = createBuilders().session()
+    await storage.write([{ type: "session.put", info: session }])
+    expect(probe.stop()).toBeLessThan(STALL_LIMIT_MS)
+    expect(await storage.getSession(session.id)).toEqual(session)
+    await storage.close()
+  }, 20_000)
+
+  it("retries a read that meets SQLITE_BUSY (injected: a WAL reader's busy moments are too brief to stage)", async () => {
+    const db = new Database(newDatabase())
+    let busy = 0
+    const connection: SqliteDatabase = {
+      prepare(sql) {
+        const statement = db.prepare(sql)
+        if (!statement.reader) return statement
+        return Object.assign(Object.create(statement), {
+          get: (...params: unknown[]) => {
+            if (busy > 0 && busy--) throw sqliteError("SQLITE_BUSY", "database is locked")
+            return statement.get(...params)
+          },
+        })
+      },
+      exec: (sql) => db.exec(sql),
+      close: () => db.close(),
+    }
+    const storage = new SqliteStorage(connection, { retry: { maxAttempts: 5, maxDelayMs: 10 } })
+    await storage.write([{ type: "value.put", key: "k", value: 1 }])
+    busy = 3
+    expect(await storage.getValue("k")).toBe(1)
+    expect(busy).toBe(0)
+    busy = 10
+    const error = await rejection(storage.getValue("k"))
+    expect((error as StorageError).data).toMatchObject({ reason: "busy", retryable: true, attempts: 6 })
+    await storage.close()
+  })
+})
+
+/** An error as better-sqlite3 throws it (a SqliteError carries SQLite's result code name). */
+function sqliteError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { name: "SqliteError", code })
+}
+
+describe("SqliteStorage faults", () => {
+  it("reports a file that is not a database as a StorageError of reason corrupt", () => {
+    const file = path.join(directory, `${randomUUID()}.sqlite`)
+    fs.writeFileSync(file, Buffer.alloc(8192, 7))
+    const error = (() => {
+      try {
+        new SqliteStorage(file)
+      } catch (caught) {
+        return caught
+      }
+    })()
+    expect(StorageError.isInstance(error)).toBe(true)
+    expect((error as StorageError).data).toMatchObject({
+      reason: "corrupt",
+      retryable: false,
+      code: "SQLITE_NOTADB",
+    })
+  })
+
+  it.skipIf(process.platform === "win32")(
+    "reports a write the file system refuses (a real RLIMIT_FSIZE in a child) as reason io",
+    () => {
+      const file = newDatabase()
+      const script = `
+      import { SqliteStorage } from ${JSON.stringify(adapterFile)}
+      process.on("SIGXFSZ", () => {})
+      const storage = new SqliteStorage(${JSON.stringify(file)})
+      const failed = await storage.write([{ type: "value.put", key: "big", value: "x".repeat(4_000_000) }])
+        .then(() => ({ ok: true }), (error) => ({ name: error.name, data: error.data, cause: error.cause?.code }))
+      await storage.write([{ type: "value.put", key: "small", value: 1 }])
+      console.log(JSON.stringify({ failed, small: await storage.getValue("small") }))
+      await storage.close()
+    `
+      // A 2 MB file size limit: the 4 MB write fails with EFBIG, which SQLite reports as an I/O error.
+      const limited = 'ulimit -f 2048; exec "$0" --import tsx --input-type=module -e "$1"'
+      const out = execFileSync("bash", ["-c", limited, process.execPath, script], { encoding: "utf8" })
+      const result = JSON.parse(out.trim().split("\n").at(-1)!)
+      expect(result.failed).toMatchObject({
+        name: "StorageError",
+        data: { reason: "io", retryable: false, code: "SQLITE_IOERR_WRITE" },
+        cause: "SQLITE_IOERR_WRITE",
+      })
+      expect(result.small).toBe(1)
+    },
+    20_000,
+  )
+
+  it("rejects calls after close() with a StorageError of reason closed", async () => {
+    const storage = new SqliteStorage(newDatabase())
+    await storage.close()
+    const error = await rejection(storage.getValue("k"))
+    expect(StorageError.isInstance(error)).toBe(true)
+    expect((error as StorageError).data).toMatchObject({ reason: "closed", retryable: false })
+  })
+
+  it("refuses retry options that are not whole numbers, naming the option", () => {
+    for (const retry of [
+      { maxAttempts: -1 },
+      { maxAttempts: 1.5 },
+      { maxDelayMs: Number.NaN },
+      { tries: 3 },
+    ]) {
+      const error = (() => {
+        try {
+          new SqliteStorage(":memory:", { retry } as never)
+        } catch (caught) {
+          return caught
+        }
+      })()
+      expect(InvalidInputError.isInstance(error), JSON.stringify(retry)).toBe(true)
+      expect((error as InvalidInputError).data.issues[0]!.path).toMatch(/^retry/)
+    }
+  })
+})
+
+// A real full file system: a 2 MB tmpfs mounted for this test, when this process may mount
+// one (root with CAP_SYS_ADMIN); otherwise a connection whose statements fail as SQLite does on
+// a full disk, and the test's name says so.
+const mountPoint = path.join(directory, "tmpfs")
+const mounted = (() => {
+  if (process.platform !== "linux" || process.getuid?.() !== 0) return false
+  fs.mkdirSync(mountPoint)
+  return spawnSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]).status === 0
+})()
+
+type Disk = { storage: SqliteStorage; fill(): void; free(): void }
+
+function tmpfsDisk(): Disk {
+  const filler = path.join(mountPoint, "filler")
+  return {
+    storage: new SqliteStorage(path.join(mountPoint, "full.sqlite")),
+    fill() {
+      const fd = fs.openSync(filler, "w")
+      try {
+        for (;;) fs.writeSync(fd, Buffer.alloc(64 * 1024))
+      } catch (error) {
+        expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC")
+      } finally {
+        fs.closeSync(fd)
+      }
+    },
+    free: () => fs.rmSync(filler),
+  }
+}
+
+/** better-sqlite3 whose writes fail with SQLITE_FULL while the disk is "full". */
+function injectedDisk(): Disk {
+  const db = new Database(path.join(directory, `${randomUUID()}.sqlite`))
+  let full = false
+  const refuse = () => {
+    if (full)
+      throw Object.assign(new Error("database or disk is full"), { name: "SqliteError", code: "SQLITE_FULL" })
+  }
+  const connection: SqliteDatabase = {
+    prepare(sql) {
+      const statement = db.prepare(sql)
+      if (statement.reader) return statement
+      return Object.assign(Object.create(statement), {
+        run: (...params: unknown[]) => {
+          refuse()
+          return statement.run(...params)
+        },
+      })
+    },
+    exec: (sql) => db.exec(sql),
+    close: () => db.close(),
+  }
+  return {
+    storage: new SqliteStorage(connection),
+    fill: () => {
+      full = true
+    },
+    free: () => {
+      full = false
+    },
+  }
+}
+
+describe(`SqliteStorage on a full disk (${mounted ? "a real 2 MB tmpfs" : "fault-injecting connection: cannot mount a tmpfs here"})`, () => {
+  it("fails a write with a StorageError of reason full, keeps what was written, and writes again once there is room", async () => {
+    const { storage, fill, free } = mounted ? tmpfsDisk() : injectedDisk()
+    const session = createBuilders().session()
+    await storage.write([
+      { type: "session.put", info: session },
+      { type: "value.put", key: "acknowledged", value: "before the disk filled" },
+    ])
+    // Fill what is left, then ask for more than any page SQLite may have kept free.
+    fill()
+    const big = "x".repeat(512 * 1024)
+    const error = await rejection(storage.write([{ type: "value.put", key: "big", value: big }]))
+    expect(StorageError.isInstance(error)).toBe(true)
+    expect((error as StorageError).data).toMatchObject({ reason: "full", retryable: false, attempts: 1 })
+    expect((error as StorageError).cause).toMatchObject({ code: "SQLITE_FULL" })
+    expect(await storage.getSession(session.id)).toEqual(session)
+    expect(await storage.getValue("acknowledged")).toBe("before the disk filled")
+    expect(await storage.getValue("big")).toBeUndefined()
+
+    free()
+    await storage.write([{ type: "value.put", key: "big", value: big }])
+    expect(await storage.getValue("big")).toBe(big)
+    await storage.close()
+  }, 20_000)
+})
