@@ -27,7 +27,7 @@ export { SessionProcessor } from "./processor/index.js"
 export { Provider } from "./provider/index.js"
 export { createProvider } from "./provider/provider.js"
 export { Question } from "./question/index.js"
-export { createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js"
+export { type CloseOptions, createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js"
 export { Session } from "./session/index.js"
 export { SnapshotUnavailableError } from "./snapshot/errors.js"
 export type { Snapshot } from "./snapshot/port.js"
@@ -37,6 +37,10 @@ export {
   type MessageQuery,
   type SessionQuery,
   type Storage,
+  StorageClosedError,
+  StorageError,
+  type StorageErrorData,
+  type StorageErrorReason,
   type StorageWrite,
 } from "./storage/index.js"
 export { NotASubagentError } from "./task/errors.js"

@@ -17,6 +17,7 @@ import type { Storage } from "./storage/port.js"
 import type { AttributeValue, TelemetrySettings, Tracer } from "./telemetry/index.js"
 import type { AITool } from "./tool/from-ai.js"
 import type { Info as ToolInfo } from "./tool/tool.js"
+import { withOwnNames } from "./util/own-names.js"
 
 export type RuntimeOptions = {
   /** The models sessions run on. The prompt loop needs one; sessions, storage and asks do not. */
@@ -117,7 +118,7 @@ const SNAPSHOT_METHODS = ["track", "patch", "diff", "restore", "revert"]
 const isFunction = (value: unknown) => typeof value === "function"
 
 export const Options = z.strictObject({
-  agents: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  agents: withOwnNames(z.record(z.string(), z.record(z.string(), z.unknown()))).optional(),
   defaultAgent: z.string().min(1).optional(),
   permission: Ruleset.optional(),
   snapshot: z
@@ -131,7 +132,7 @@ export const Options = z.strictObject({
     .optional(),
   instructions: z.array(z.string()).optional(),
   // Each command is checked by the command runner, which names the command in its errors.
-  commands: z.record(z.string(), z.unknown()).optional(),
+  commands: withOwnNames(z.record(z.string(), z.unknown())).optional(),
   retry: RetryOptions.optional(),
   // setTimeout fires at once beyond 2^31-1 ms
   streamIdleTimeoutMs: z.number().int().positive().max(2_147_483_647).optional(),

@@ -15,24 +15,29 @@ import { createLoop } from "./loop/loop.js"
 import { RetryOptions } from "./loop/retry.js"
 import { createStatusRegistry } from "./loop/status-registry.js"
 import { UnknownError } from "./message/errors.js"
+import type { Ruleset } from "./permission/schema.js"
 import type { PermissionService } from "./permission/service.js"
 import type { Provider } from "./provider/provider.js"
 import type { QuestionService } from "./question/service.js"
 import { createQuestionTool } from "./question/tool.js"
 import { Options, type RuntimeOptions } from "./runtime-options.js"
+import { createMessageOwners } from "./session/message-owners.js"
 import { createRevert, type Revert } from "./session/revert.js"
 import { createSessionService, type SessionService } from "./session/service.js"
 import { createSummary, type Summary } from "./session/summary.js"
 import { createProviderStream } from "./spec/provider-stream.js"
 import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
+import { fenceSessions } from "./storage/session-fence.js"
 import type { TaskDeps } from "./task/deps.js"
+import { taskDescription } from "./task/description.js"
 import { runTask } from "./task/run-task.js"
 import { createTaskTool } from "./task/tool.js"
 import { createTodos, type Todos } from "./todo/todos.js"
 import { createTodoTools } from "./todo/tools.js"
 import { fromAISet } from "./tool/from-ai.js"
 import { createToolRegistry, type ToolRegistry } from "./tool/registry.js"
+import type { Info as ToolInfo } from "./tool/tool.js"
 
 type Loop = ReturnType<typeof createLoop>
 
@@ -66,10 +71,18 @@ export type Runtime = {
   question: Pick<QuestionService, "ask" | "list" | "reply" | "reject">
   events: Events
   /**
-   * Rejects pending permission requests and questions, ends event streams, then closes the
-   * storage. Calls made afterwards fail with RuntimeClosedError.
+   * Ends running turns as a cancel does, ends event streams, then closes the storage. Calls made
+   * afterwards fail with RuntimeClosedError. Turns waiting for a permission reply or an answer
+   * are left exactly as a crash would leave them (`asks: "keep"`, the default): their requests
+   * stay stored and the next process resumes them when answered, while callers waiting here get
+   * RuntimeClosedError. `asks: "reject"` rejects them instead, ending those turns too.
    */
-  close(): Promise<void>
+  close(options?: CloseOptions): Promise<void>
+}
+
+export type CloseOptions = {
+  /** What becomes of permission requests and questions still waiting. Default "keep". */
+  asks?: "keep" | "reject"
 }
 
 /** The composition root: everything stateful belongs to the runtime it returns. */
@@ -89,7 +102,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     if (storageClosed) throw new RuntimeClosedError({ message: "The runtime is closed" })
   }
   const coordinator = parsed.coordinator === false ? undefined : (parsed.coordinator ?? storage.coordinator)
-  const sessionDeps = { storage, bus, ids, directory: parsed.directory ?? process.cwd(), assertOpen }
+  const messageOwners = createMessageOwners()
+  const sessionDeps = {
+    storage,
+    bus,
+    ids,
+    directory: parsed.directory ?? process.cwd(),
+    assertOpen,
+    messageOwners,
+  }
   const sessions = createSessionService({ ...sessionDeps, beforeRead: (id) => loop.repairIfIdle(id) })
   const { permission, question, stored } = createAskServices(
     {
@@ -127,16 +148,22 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     rulesFor: async (sessionID, agent) =>
       loop.rulesFor(await sessions.get(sessionID), getAgent(agents, agent)),
   }
-  const tools = createToolRegistry([
-    createQuestionTool(question.ask),
-    createTaskTool(taskDeps),
-    ...createTodoTools(todos),
-    ...(Array.isArray(parsed.tools) ? parsed.tools : fromAISet(parsed.tools ?? {})),
-  ])
+  const taskTool = createTaskTool(taskDeps)
+  const tools = createToolRegistry(
+    [
+      createQuestionTool(question.ask),
+      taskTool,
+      ...createTodoTools(todos),
+      ...(Array.isArray(parsed.tools) ? parsed.tools : fromAISet(parsed.tools ?? {})),
+    ],
+    new Map([[taskTool as ToolInfo, (ruleset: Ruleset) => taskDescription(agents, ruleset)]]),
+  )
+  // What the loop writes, which close() can cut off for the sessions whose turns it keeps.
+  const fence = fenceSessions(storage)
   const loop = createLoop({
-    storage,
+    storage: fence.storage,
     bus,
-    session: createSessionService({ ...sessionDeps, assertOpen: assertStorageOpen }),
+    session: createSessionService({ ...sessionDeps, storage: fence.storage, assertOpen: assertStorageOpen }),
     permission,
     provider: parsed.provider,
     agents,
@@ -144,7 +171,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     tools,
     snapshot: parsed.snapshot,
     files: { cleanup: reverts.cleanup, summarize: summary.summarize },
-    runTask: (args, context, model) => runTask(taskDeps, args, context, { ask: false, model }),
+    runTask: (args, context) => runTask(taskDeps, args, context, { ask: false }),
     status: createStatusRegistry(bus),
     retry: RetryOptions.parse(parsed.retry ?? {}),
     streamIdleTimeoutMs: parsed.streamIdleTimeoutMs,
@@ -158,6 +185,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     hooks: (parsed.hooks ?? {}) as Hooks,
     compaction: CompactionConfig.parse(parsed.compaction ?? {}),
     coordinator,
+    messageOwners,
     assertOpen,
   })
   const disconnect =
@@ -204,7 +232,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
         for (const id of tree) for (const child of await sessions.children(id)) tree.add(child.id)
         await loop.stop([...tree])
         // Runs of other processes stop too, and none starts until the rows are gone.
-        const held = coordinator ? await holdSessions(coordinator, [...tree], loop.cancel) : []
+        const held = coordinator ? await holdSessions(coordinator, [...tree], loop.cancelAnywhere) : []
         try {
           await sessions.remove(sessionID)
         } finally {
@@ -215,9 +243,15 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     permission: { ask: permission.ask, list: permission.list, reply: permission.reply },
     question: { ask: question.ask, list: question.list, reply: question.reply, reject: question.reject },
     events: { on, onAny, stream, listenerCount },
-    close() {
+    close(options = {}) {
       closed ??= (async () => {
         try {
+          if (options.asks !== "reject") {
+            // Frozen first: a caller rejected here must not write its tool's ending.
+            fence.freeze([...permission.waitingSessions(), ...question.waitingSessions()])
+            permission.detach()
+            question.detach()
+          }
           await loop.close()
           await permission.close()
           await question.close()

@@ -17,7 +17,7 @@ export const Info = z.object({
   mode: Mode,
   /** The system prompt. Without one the build agent's prompt is used. */
   prompt: z.string().optional(),
-  /** The model this agent always runs on, whatever the prompt asked for. */
+  /** The model this agent runs on unless a prompt names one (a sub-agent always runs on it). */
   model: ModelRef.optional(),
   temperature: z.number().nonnegative().optional(),
   topP: z.number().min(0).max(1).optional(),

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
+import { withOwnNames } from "../util/own-names.js"
 import { builtins } from "./builtins.js"
 import { InvalidDefaultAgentError, UnknownAgentError } from "./errors.js"
 import { Info } from "./info.js"
@@ -9,7 +10,7 @@ export const Override = z.strictObject(Info.shape).partial()
 export type Override = z.input<typeof Override>
 
 const Overrides = z.object({
-  agents: z.record(z.string().min(1), Override).superRefine((agents, ctx) => {
+  agents: withOwnNames(z.record(z.string().min(1), Override)).superRefine((agents, ctx) => {
     for (const [name, agent] of Object.entries(agents)) {
       if (agent.name !== undefined && agent.name !== name)
         ctx.addIssue({ code: "custom", path: [name, "name"], message: `Must equal the key "${name}"` })

@@ -28,7 +28,8 @@ const Commands = z.record(z.string().min(1), Info)
  * `session.command`: expands a command's template and prompts the session with it, as a text
  * part for the command's agent or, for a subtask command, as a subtask part the caller's agent
  * hands to a sub-agent. The command's own agent and model win over the caller's, as in
- * OpenCode: a UI passes the agent it is on, and a command that names one means it.
+ * OpenCode: a UI passes the agent it is on, and a command that names one means it. A sub-agent
+ * with a model of its own always runs on it (see runTask).
  */
 export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
   const commands = parseInput("commands", Commands, deps.commands)
@@ -40,10 +41,11 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
     const text = expand(definition.template, input.arguments ?? "")
     const callerAgent = input.agent ?? deps.defaultAgent()
     const agent = definition.agent ?? callerAgent
-    const model = definition.model ?? input.model
     // Checked here so that a command naming a missing agent stores no message.
     const agentInfo = Object.hasOwn(deps.agents, agent) ? deps.agents[agent] : undefined
     if (agentInfo === undefined) throw UnknownAgentError.of(agent, Object.keys(deps.agents))
+    // OpenCode's order: the command's model, its agent's, the caller's (then the prompt's own rule).
+    const model = definition.model ?? agentInfo.model ?? input.model
     const base = { sessionID: input.sessionID, ...(input.messageID ? { messageID: input.messageID } : {}) }
 
     if (!isSubtask(definition, agentInfo)) {
@@ -55,8 +57,8 @@ export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
       prompt: text,
       description: definition.description ?? input.command,
       agent,
-      // Unset, the sub-agent runs on its own model, else on the caller's (the prompt's).
-      ...(definition.model ? { model: definition.model } : {}),
+      // The step handing the task over runs on it; the sub-agent on its own model, else on this.
+      ...(model ? { model } : {}),
     }
     return deps.prompt({
       ...base,

@@ -20,6 +20,8 @@ export type LoopContext = {
   modelMessages: PromptCache
   /** Sessions whose leftovers from a stopped process were closed (or that this loop ran). */
   repaired: Set<string>
+  /** Sessions whose run storage failed under, with why, until their leftovers are closed. */
+  storageFailures: Map<string, string>
   provider(): Provider
   agentOf(name: string): AgentInfo
   /** The rules a step of this agent runs under in this session: agent, runtime, session and its ancestors. */
@@ -39,6 +41,7 @@ export function createLoopContext(deps: LoopDeps): LoopContext {
     compaction: createCompactionTasks(deps, call, provider),
     modelMessages: createPromptCache(),
     repaired: new Set(),
+    storageFailures: new Map(),
     provider,
     agentOf: (name) => getAgent(deps.agents, name),
     rulesFor: async (session, agent) =>

@@ -13,7 +13,11 @@ type MaybePromise<T> = T | Promise<T>
  * never settles cannot hold a session busy, and should stop its own work on that signal.
  */
 export type Hooks = {
-  /** A user message before it is stored: change its parts (e.g. expand a template). */
+  /**
+   * A user message before it is stored: change its parts (e.g. expand a template). No run exists
+   * yet: `abort` aborts on a cancel of the session or the prompt's own signal too, and the
+   * prompt then rejects having stored nothing.
+   */
   "chat.message"?: (
     input: { sessionID: string; agent: string; abort: AbortSignal },
     output: WithParts,

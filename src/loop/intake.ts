@@ -6,6 +6,8 @@ import type { Model } from "../provider/provider.js"
 import { isDefaultTitle } from "../session/title.js"
 import { abortable } from "./abortable.js"
 import type { LoopContext } from "./context.js"
+import type { IntakeWaits } from "./intake-waits.js"
+import { lastModel } from "./last-model.js"
 import { assertNewMessageID, assertPromptable, assertStartable } from "./prompt-checks.js"
 import { PromptInput, type PromptInput as PromptInputType, type PromptPart } from "./prompt-input.js"
 import type { RunRegistry } from "./run-registry.js"
@@ -18,13 +20,13 @@ export type CompactInput = z.input<typeof CompactInput>
 /**
  * Where work enters the loop: `prompt` stores the user message and runs (or joins) the
  * session's run; `loop` runs it without a new message; `compact` runs a compaction once the
- * session is idle. `closing` aborts when the runtime closes.
+ * session is idle. `waits`: a prompt's wait before its message is stored ends on cancel or close.
  */
 export function createIntake(
   context: LoopContext,
   runs: RunRegistry,
   titles: { start(sessionID: string, message: WithParts): void },
-  closing: AbortSignal,
+  waits: IntakeWaits,
 ) {
   const { deps } = context
 
@@ -51,10 +53,16 @@ export function createIntake(
     else assertPromptable(agent)
     for (const part of parsed.parts) if (part.type === "subtask") assertStartable(context.agentOf(part.agent))
     if (parsed.format?.type === "json_schema") formatSchema(parsed.format)
-    const model = parsed.model ?? agent.model ?? refOf(context.provider().defaultModel())
+    // OpenCode's order: the prompt's model, the agent's, the one the session last used, the default.
+    const model =
+      parsed.model ??
+      agent.model ??
+      (await lastModel(deps.storage, context.provider(), session.id)) ??
+      refOf(context.provider().defaultModel())
     context.provider().getModel(model)
 
-    if (parsed.messageID !== undefined) await assertNewMessageID(deps.storage, session.id, parsed.messageID)
+    if (parsed.messageID !== undefined)
+      await assertNewMessageID(deps.storage, session.id, parsed.messageID, deps.messageOwners?.ownerOf)
     const id = parsed.messageID ?? (await deps.session.newMessageID(session.id))
     const info: User = {
       id,
@@ -69,10 +77,17 @@ export function createIntake(
       ...(parsed.format?.type === "json_schema" ? { format: parsed.format } : {}),
     }
     const message: WithParts = { info, parts: parsed.parts.map((part) => toPart(part, session.id, id)) }
-    const hookInput = { sessionID: session.id, agent: agent.name, abort: closing }
-    await abortable(deps.hooks["chat.message"]?.(hookInput, message), closing)
-    // A running session has no revert to make final: revert refuses busy sessions.
-    if (!runs.get(session.id)) await deps.files.cleanup(session.id)
+    const intakeWait = waits.enter(session.id, signal)
+    try {
+      const hookInput = { sessionID: session.id, agent: agent.name, abort: intakeWait.signal }
+      await abortable(deps.hooks["chat.message"]?.(hookInput, message), intakeWait.signal)
+      // A running session has no revert to make final: revert refuses busy sessions.
+      if (!runs.get(session.id)) await deps.files.cleanup(session.id)
+      // A cancel while a synchronous hook or the cleanup ran stores nothing either.
+      intakeWait.signal.throwIfAborted()
+    } finally {
+      intakeWait.end()
+    }
     await deps.session.saveMessage(message)
     await deps.session.touch(session.id)
     if (!session.parentID && isDefaultTitle(session.title)) titles.start(session.id, message)
@@ -98,7 +113,7 @@ export function createIntake(
     const running = runs.get(session.id)
     if (running) return wait(running)
     await deps.files.cleanup(session.id)
-    if (!runs.get(session.id)) runs.start(session.id, { holdForAnswers: true })
+    if (!runs.get(session.id)) runs.start(session.id, { holdForAnswers: true, continueCut: true })
     return wait(runs.get(session.id)!)
   }
 

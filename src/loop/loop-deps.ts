@@ -2,11 +2,11 @@ import type { Info as AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
 import type { CompactionConfig } from "../compaction/config.js"
 import type { Coordinator } from "../coordination/port.js"
-import type { ModelRef } from "../message/part.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { PermissionService } from "../permission/service.js"
 import type { ModelStream } from "../processor/model-stream.js"
 import type { Provider } from "../provider/provider.js"
+import type { MessageOwners } from "../session/message-owners.js"
 import type { SessionService } from "../session/service.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { Storage } from "../storage/port.js"
@@ -30,7 +30,6 @@ export type LoopDeps = {
   runTask(
     args: { description: string; prompt: string; subagent_type: string },
     context: Context,
-    model: ModelRef | undefined,
   ): Promise<Result>
   /** File history around runs: a revert made final before new work, each turn's diff after it. */
   files: {
@@ -61,6 +60,8 @@ export type LoopDeps = {
     /** Answers "no" to what is stored for the session: a new run moves past it. */
     forgetStored(sessionID: string): Promise<void>
   }
+  /** Which session recently stored messages belong to, for a prompt's own messageID. */
+  messageOwners?: Pick<MessageOwners, "ownerOf"> | undefined
   /** Other processes on the same storage; undefined: this runtime is alone with it. */
   coordinator: Coordinator | undefined
   assertOpen(): void

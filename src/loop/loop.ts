@@ -2,6 +2,7 @@ import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { parseID } from "../id/parse-id.js"
 import { createLoopContext } from "./context.js"
 import { createIntake } from "./intake.js"
+import { createIntakeWaits } from "./intake-waits.js"
 import type { LoopDeps } from "./loop-deps.js"
 import { createRunRegistry } from "./run-registry.js"
 import { createTitles } from "./titles.js"
@@ -20,25 +21,56 @@ export function createLoop(deps: LoopDeps) {
   const context = createLoopContext(deps)
   const runs = createRunRegistry(context)
   const titles = createTitles(deps, closing.signal)
-  const intake = createIntake(context, runs, titles, closing.signal)
+  const waits = createIntakeWaits(closing.signal)
+  const intake = createIntake(context, runs, titles, waits)
+
+  /** Cancels what this process runs of the session; false when nothing of it was running here. */
+  function cancelHere(sessionID: string): boolean {
+    const run = runs.get(sessionID)
+    run?.abort.abort()
+    return waits.cancel(sessionID) || run !== undefined
+  }
+  const publishCancel = (sessionID: string) =>
+    deps.coordinator?.publish({ type: "cancel", sessionID }).catch(() => undefined)
 
   return {
     ...intake,
     resume: runs.resume,
     repairIfIdle: runs.repairIfIdle,
-    stop: runs.stop,
+    /** Cancels the runs of these sessions, and their prompts not stored yet; waits until the runs stopped. */
+    stop(sessionIDs: readonly string[]): Promise<void> {
+      for (const sessionID of sessionIDs) waits.cancel(sessionID)
+      return runs.stop(sessionIDs)
+    },
     rulesFor: context.rulesFor,
     /** Running, or with tool calls a stopped process left waiting for an answer. */
     async isBusy(sessionID: string): Promise<boolean> {
       return runs.get(sessionID) !== undefined || (await deps.asks.storedCalls(sessionID)).size > 0
     },
-    /** Cancels the session's run, in this process or (with a coordinator) whichever runs it. */
-    cancel(sessionID: string): void {
+    /**
+     * Cancels the session's run and its prompts not stored yet, in this process or (with a
+     * coordinator) whichever runs it. The abort happens before this returns; the promise rejects
+     * with NotFoundError for a session that does not exist (an idle one is a no-op).
+     */
+    cancel(sessionID: string): Promise<void> {
       const id = parseID("sessionID", "session", sessionID)
-      runs.get(id)?.abort.abort()
-      deps.coordinator?.publish({ type: "cancel", sessionID: id }).catch(() => undefined)
+      if (cancelHere(id)) {
+        void publishCancel(id)
+        return Promise.resolve()
+      }
+      // Nothing of it runs here: it may run in another process, be idle, or not exist.
+      return deps.session.get(id).then(() => {
+        void publishCancel(id)
+      })
     },
-    cancelHere: (sessionID: string) => runs.get(sessionID)?.abort.abort(),
+    /** A cancel without the existence check: the relay's (from another process) and remove's. */
+    cancelAnywhere(sessionID: string): void {
+      cancelHere(sessionID)
+      void publishCancel(sessionID)
+    },
+    cancelHere: (sessionID: string): void => {
+      cancelHere(sessionID)
+    },
     /** This process owns the session and runs it now (with a coordinator). */
     runsHere: (sessionID: string) => runs.get(sessionID)?.owned === true,
     takeRemotePrompt: runs.takeRemotePrompt,

@@ -22,7 +22,7 @@ const PromptPart = z.discriminatedUnion("type", [
     prompt: z.string().min(1),
     description: z.string(),
     agent: z.string().min(1),
-    /** The model the sub-agent runs on; default its own, else this prompt's. */
+    /** The model of the step handing the task over, and the sub-agent's unless it has its own; default: this prompt's. */
     model: ModelRef.optional(),
   }),
 ])

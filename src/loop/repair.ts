@@ -17,8 +17,8 @@ const STOPPED_MESSAGE = "The process running this session stopped before the tur
  * Closes in storage what a process that stopped mid-turn left open, as a cancel would have
  * closed it, and returns `messages` as now stored. An assistant message without an end time
  * gets one; if its step had not finished it also gets an AbortedError, its running and pending
- * tools become interrupted errors, and streamed text gets an end time (text that was never
- * checkpointed is an empty part, and is removed). A summary cut off mid-way is removed: its
+ * tools become interrupted errors, and streamed text gets an end time (a part whose text was
+ * never checkpointed stays, empty: clients were told of it, and the model is not sent it). A summary cut off mid-way is removed: its
  * compaction request is still stored, and the next run writes the summary again. A tool call
  * whose permission request or question is still stored (`waitingCalls`) is left running with
  * its message: a reply can still resume it. Each message is repaired in one atomic write.
@@ -27,15 +27,16 @@ export async function repairMessages(
   deps: { storage: Storage; bus: Bus },
   messages: readonly WithParts[],
   waitingCalls: ReadonlySet<string> = new Set(),
+  why: string = STOPPED_MESSAGE,
 ): Promise<WithParts[]> {
   const now = Date.now()
   const repaired: WithParts[] = []
   for (const message of messages) {
-    if (message.info.role !== "assistant" || message.info.time.completed !== undefined) {
+    if (message.info.role !== "assistant" || !unfinished(message)) {
       repaired.push(message)
       continue
     }
-    const repair = repairMessage(message as { info: Assistant; parts: Part[] }, now, waitingCalls)
+    const repair = repairMessage(message as { info: Assistant; parts: Part[] }, now, waitingCalls, why)
     if (repair.writes.length > 0) {
       await deps.storage.write(repair.writes)
       for (const write of repair.writes) publish(deps.bus, write)
@@ -50,18 +51,45 @@ export async function repairSession(
   deps: { storage: Storage; bus: Bus },
   sessionID: string,
   waitingCalls: ReadonlySet<string>,
+  why?: string,
 ): Promise<void> {
   await repairMessages(
     deps,
     await deps.storage.listMessages(sessionID, { limit: RECENT_MESSAGES }),
     waitingCalls,
+    why,
   )
 }
+
+/**
+ * An answer without an end time, or one completed while a part stayed open (a write that
+ * failed after the message's own: the process went on, its storage did not).
+ */
+function unfinished(message: WithParts): boolean {
+  if (message.info.role !== "assistant") return false
+  if (message.info.time.completed === undefined) return true
+  return message.parts.some(
+    (part) =>
+      (part.type === "tool" && (part.state.status === "pending" || part.state.status === "running")) ||
+      ((part.type === "text" || part.type === "reasoning") &&
+        part.time !== undefined &&
+        part.time.end === undefined),
+  )
+}
+
+/** Why a turn stopped when this process's storage failed under it, for the message repair closes. */
+export function storageFailedMessage(error: unknown): string {
+  const detail = error instanceof Error ? error.message : String(error)
+  return `${STORAGE_FAILED_PREFIX} (${detail}).`
+}
+
+const STORAGE_FAILED_PREFIX = "The turn stopped before it finished: a storage write failed"
 
 function repairMessage(
   message: { info: Assistant; parts: Part[] },
   now: number,
   waitingCalls: ReadonlySet<string>,
+  why: string,
 ): { writes: StorageWrite[]; message: WithParts | undefined } {
   const { info } = message
   if (info.summary && info.finish === undefined) {
@@ -76,22 +104,16 @@ function repairMessage(
     if (closed === "waiting") {
       waiting = true
       parts.push(part)
-    } else if (closed === undefined) {
-      writes.push({
-        type: "part.remove",
-        sessionID: part.sessionID,
-        messageID: part.messageID,
-        partID: part.id,
-      })
     } else {
       if (closed !== part) writes.push({ type: "part.put", part: closed })
       parts.push(closed)
     }
   }
   if (waiting) return { writes, message: { info, parts } }
+  // Completed already: only its parts were left open; the message keeps what it says.
+  if (info.time.completed !== undefined) return { writes, message: { info, parts } }
   // A finished step lost only its last write: it ended, without error.
-  const error =
-    info.finish === undefined ? new AbortedError({ message: STOPPED_MESSAGE }).toObject() : undefined
+  const error = info.finish === undefined ? new AbortedError({ message: why }).toObject() : undefined
   const closedInfo: Assistant = {
     ...info,
     ...(error ? { error } : {}),
@@ -101,11 +123,21 @@ function repairMessage(
   return { writes, message: { info: closedInfo, parts } }
 }
 
-/** The part closed, itself when nothing was open, undefined to remove it, "waiting" for a resumable call. */
-function closePart(part: Part, now: number, waitingCalls: ReadonlySet<string>): Part | "waiting" | undefined {
+/**
+ * Whether repair closed this answer because the process running it, or its storage, stopped
+ * mid-step: the turn was cut, not cancelled or failed, and `loop()` may go on with it.
+ */
+export function wasCut(info: Assistant): boolean {
+  if (info.error?.name !== "AbortedError") return false
+  const { message } = info.error.data
+  return message === STOPPED_MESSAGE || message.startsWith(STORAGE_FAILED_PREFIX)
+}
+
+/** The part closed, itself when nothing was open, "waiting" for a resumable call. */
+function closePart(part: Part, now: number, waitingCalls: ReadonlySet<string>): Part | "waiting" {
   if (part.type === "text" || part.type === "reasoning") {
+    // Kept even when empty (its text never reached a checkpoint): clients were told of it.
     if (part.time?.end !== undefined) return part
-    if (part.text === "") return undefined
     return { ...part, time: { start: part.time?.start ?? now, end: now } }
   }
   if (part.type === "tool" && (part.state.status === "pending" || part.state.status === "running")) {
@@ -121,10 +153,4 @@ function publish(bus: Bus, write: StorageWrite): void {
     bus.publish("message.part.updated", { sessionID: write.part.sessionID, part: write.part })
   else if (write.type === "message.remove")
     bus.publish("message.removed", { sessionID: write.sessionID, messageID: write.messageID })
-  else if (write.type === "part.remove")
-    bus.publish("message.part.removed", {
-      sessionID: write.sessionID,
-      messageID: write.messageID,
-      partID: write.partID,
-    })
 }

@@ -5,6 +5,7 @@ import { CorrectedError, RejectedError as PermissionRejectedError } from "../per
 import type { Reply, Ruleset } from "../permission/schema.js"
 import { interrupted, STOPPED_TOOL } from "../processor/close.js"
 import { errorText } from "../processor/parts.js"
+import { evaluateUnder } from "../processor/tool-context.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
 import type { Answer, Info as QuestionInfo } from "../question/schema.js"
 import { answeredResult } from "../question/tool.js"
@@ -123,6 +124,7 @@ function resumedContext(
     callID: input.callID,
     agent: input.agent.name,
     abort: input.abort,
+    evaluate: evaluateUnder(input.ruleset),
     async metadata(update) {
       if (part.state.status !== "running") return
       part.state = { ...part.state, ...update }

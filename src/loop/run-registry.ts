@@ -1,12 +1,14 @@
 import { UnknownError } from "../message/errors.js"
 import type { WithParts } from "../message/info.js"
+import { StorageClosedError } from "../storage/storage-closed-error.js"
+import { StorageError } from "../storage/storage-error.js"
 import type { LoopContext } from "./context.js"
 import { executeOwnedRun } from "./owned-run.js"
-import { repairSession } from "./repair.js"
+import { repairSession, storageFailedMessage } from "./repair.js"
 import type { StoredDecision, ToolCallRef } from "./resume.js"
 import type { Resume, Run, RunState } from "./run-state.js"
 
-type StartOptions = Partial<Pick<RunState, "compact" | "resumes" | "holdForAnswers">>
+type StartOptions = Partial<Pick<RunState, "compact" | "resumes" | "holdForAnswers" | "continueCut">>
 
 /**
  * The sessions this runtime is running: one run per session, which joined prompts share; its
@@ -26,12 +28,15 @@ export function createRunRegistry(context: LoopContext) {
     }
     deps.status.set(sessionID, { type: "busy" })
     const done = executeOwnedRun(context, sessionID, state)
-      .then(async (answer) => {
-        // The turn's diff is a view of what the snapshots recorded: it can be had again from
-        // session.diff, so a failure to compute it does not fail the turn.
-        await deps.files.summarize(sessionID).catch(() => undefined)
-        return answer
-      })
+      .then(
+        async (answer) => {
+          // The turn's diff is a view of what the snapshots recorded: it can be had again from
+          // session.diff, so a failure to compute it does not fail the turn.
+          await deps.files.summarize(sessionID).catch(() => undefined)
+          return answer
+        },
+        storageFailed(sessionID, state),
+      )
       .finally(() => {
         runs.delete(sessionID)
         deps.status.set(sessionID, { type: "idle" })
@@ -42,6 +47,21 @@ export function createRunRegistry(context: LoopContext) {
     // The same object as the run sees, so what it marks (owned) is seen through the registry.
     runs.set(sessionID, Object.assign(state, { done }))
     return done
+  }
+
+  /**
+   * A run that storage failed under stops its tools and leaves what it could not write open: the
+   * next read or run of the session closes that (see repair.ts), once storage takes writes again.
+   */
+  function storageFailed(sessionID: string, state: RunState) {
+    return (error: unknown): never => {
+      if (StorageError.isInstance(error) && !StorageClosedError.isInstance(error)) {
+        state.abort.abort(error)
+        context.repaired.delete(sessionID)
+        context.storageFailures.set(sessionID, storageFailedMessage(error))
+      }
+      throw error
+    }
   }
 
   function startResumes(sessionID: string, resumes: Resume[]): void {
@@ -81,7 +101,9 @@ export function createRunRegistry(context: LoopContext) {
       if (deps.coordinator && !lease) return
       context.repaired.add(sessionID)
       try {
-        await repairSession(deps, sessionID, await deps.asks.storedCalls(sessionID))
+        const why = context.storageFailures.get(sessionID)
+        await repairSession(deps, sessionID, await deps.asks.storedCalls(sessionID), why)
+        context.storageFailures.delete(sessionID)
       } catch (error) {
         context.repaired.delete(sessionID)
         throw error

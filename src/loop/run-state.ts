@@ -16,6 +16,8 @@ export type RunState = {
   resumes: Resume[]
   /** A bare loop() waits while calls of a stopped process wait for answers, rather than dropping them. */
   holdForAnswers?: boolean
+  /** A bare loop() goes on with a turn that a stopped process cut off (see `wasCut`). */
+  continueCut?: boolean
   /** Callers waiting on the run, and how many of those aborted their signal: all of them cancel it. */
   callers: { waiting: number; aborted: number }
   /** With a coordinator: this process owns the session and the run has started (see owned-run.ts). */

@@ -1,4 +1,5 @@
 import { NotFoundError } from "../error/not-found.js"
+import { compactionPart } from "../message/filter-compacted.js"
 import type { User, WithParts } from "../message/info.js"
 import type { LoopContext } from "./context.js"
 import { loadHistory } from "./load-history.js"
@@ -27,7 +28,9 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
   // What a stopped process left open is closed before this run reads the history; asks it
   // left waiting are answered "no": this run moves past them.
   await deps.asks.forgetStored(sessionID)
-  const history = await repairMessages(deps, await loadHistory(deps.storage, sessionID))
+  const why = context.storageFailures.get(sessionID)
+  const history = await repairMessages(deps, await loadHistory(deps.storage, sessionID), undefined, why)
+  context.storageFailures.delete(sessionID)
   context.repaired.add(sessionID)
   try {
     return await runUntilAnswered(context, sessionID, run, history)
@@ -35,7 +38,7 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
     const user = history.findLast((message) => message.info.role === "user")
     if (!run.abort.signal.aborted || error !== run.abort.signal.reason || !user) throw error
     const last = history.at(-1)!
-    return last.info.role === "assistant" ? last : abortedAnswer(context, sessionID, user.info as User)
+    return last.info.role === "assistant" ? last : abortedAnswer(context, sessionID, user)
   }
 }
 
@@ -83,13 +86,24 @@ async function stored(context: LoopContext, sessionID: string, messageID: string
   return message
 }
 
-async function abortedAnswer(context: LoopContext, sessionID: string, user: User): Promise<WithParts> {
+/**
+ * The answer of a turn cancelled before its model call. A compaction request's answer is an
+ * aborted summary, so that `filterCompacted` leaves it out together with its request.
+ */
+async function abortedAnswer(
+  context: LoopContext,
+  sessionID: string,
+  message: WithParts,
+): Promise<WithParts> {
   const session = await context.deps.session.get(sessionID)
+  const user = message.info as User
+  const compaction = compactionPart(message) !== undefined
   return context.call.aborted({
     sessionID,
     user,
-    agent: context.agentOf(user.agent),
+    agent: compaction ? context.deps.agents.compaction! : context.agentOf(user.agent),
     model: context.provider().getModel(user.model),
     directory: session.directory,
+    ...(compaction ? { summary: true } : {}),
   })
 }

@@ -9,6 +9,7 @@ import type { Assistant, User, WithParts } from "../message/info.js"
 import type { LoopContext } from "./context.js"
 import { finishedSinceCompaction, isFinal, overflowError } from "./exit-rule.js"
 import { NoUserMessageError } from "./loop-errors.js"
+import { wasCut } from "./repair.js"
 import type { RunState } from "./run-state.js"
 import { step } from "./step.js"
 import { structuredFormat, structuredOutputError, structuredVerdict } from "./structured-output.js"
@@ -66,7 +67,10 @@ async function runSteps(
     const last = history.at(-1)!
     const settled = await settleStructured(context, history, user, last)
     if (settled) return settled
-    if (last.info.role === "assistant" && isFinal(last, user)) {
+    // loop() after a crash: the cut step stays as repair recorded it, and a new step follows.
+    const resumesCut =
+      run.continueCut === true && steps === 0 && last.info.role === "assistant" && wasCut(last.info)
+    if (last.info.role === "assistant" && isFinal(last, user) && !resumesCut) {
       // An automatic compaction whose resume message a crash prevented: resume now.
       if (!isCompletedSummary(last.info) || !compactionPart(user)?.auto || abort.aborted) return last
       history.push(await compaction.resume({ sessionID, history, task: user }))

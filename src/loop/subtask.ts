@@ -33,7 +33,9 @@ export async function runSubtask(
   const { sessionID, abort, user, part } = input
   const session = await deps.session.get(sessionID)
   const agent = context.agentOf(user.agent)
-  const model = context.provider().getModel(user.model)
+  // The step that hands over the subtask runs on the part's model (a command's), else the turn's;
+  // the sub-agent then runs on its own model, else on this one.
+  const model = context.provider().getModel(part.model ?? user.model)
   const assistant = await context.call.newAssistant({
     sessionID,
     user,
@@ -73,7 +75,7 @@ export async function runSubtask(
     }),
   }
   try {
-    const result = await deps.runTask(args, toolContext, part.model)
+    const result = await deps.runTask(args, toolContext)
     const { start } = tool.state.status === "running" ? tool.state.time : { start: Date.now() }
     const { title, output, metadata } = result
     const state = { status: "completed" as const, input: tool.state.input, title, output, metadata }

@@ -129,6 +129,8 @@ function assistantPart(part: Part, sameModel: boolean): UIPart[] {
     case "reasoning":
       // Reasoning replays only to the model that produced it (a signature ties it there);
       // another model reads it as what the assistant wrote.
+      // An empty part with nothing to sign (cut off by a crash) carries nothing to replay.
+      if (part.text === "" && part.metadata === undefined) return []
       if (sameModel)
         return [{ type: "reasoning", text: part.text, ...providerMetadata(part.metadata, sameModel) }]
       return part.text.trim() === "" ? [] : [{ type: "text", text: part.text }]

@@ -3,6 +3,7 @@ import { createPendingStore } from "../ask/pending-store.js"
 import { createWaiters } from "../ask/waiters.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
+import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { type ApprovalScope, createApprovals } from "./approvals.js"
 import { CorrectedError, DeniedError, RejectedError } from "./errors.js"
 import {
@@ -191,7 +192,24 @@ export function createPermissionService(deps: PermissionDeps) {
     for (const request of waiters.requests()) await settle(request.id, "reject", RejectedError.closed())
   }
 
-  return { ask, list, reply, close, storedCalls, forgetStored }
+  /**
+   * Lets go of every waiting request without answering it: it stays stored, as after a crash,
+   * for the next process to resume when answered. The callers waiting here get
+   * RuntimeClosedError. Called by runtime.close() once the requests' sessions are frozen.
+   */
+  function detach(): void {
+    for (const request of waiters.requests()) {
+      rulesOf.delete(request.id)
+      waiters.take(request.id)?.reject(new RuntimeClosedError({ message: "The runtime is closed" }))
+    }
+  }
+
+  /** The sessions of the requests waiting in this runtime. */
+  function waitingSessions(): string[] {
+    return waiters.requests().map((request) => request.sessionID)
+  }
+
+  return { ask, list, reply, close, detach, waitingSessions, storedCalls, forgetStored }
 }
 
 function unique(rules: Rule[]): Rule[] {

@@ -57,12 +57,21 @@ export function create(input: CreateInput) {
           },
         )
         try {
-          for (let next = await parts.next(); !next.done; next = await parts.next())
+          for (let next = await parts.next(); !next.done; next = await parts.next()) {
             await handle(turn, next.value)
+            // Also a write a tool's progress asked for, which the tool itself may have survived.
+            if (turn.writeFailure) throw turn.writeFailure.error
+          }
         } finally {
           parts.close()
         }
       } catch (error) {
+        // Storage failed: nothing more can be stored, so the turn stops and the caller gets the
+        // storage's error. What is left open is closed by the next read or run of the session.
+        if (turn.writeFailure) {
+          call.abort()
+          throw turn.writeFailure.error
+        }
         if (error instanceof StreamStalled) call.abort()
         const classified = abort.aborted
           ? abortedError()
@@ -76,6 +85,7 @@ export function create(input: CreateInput) {
       }
       if (abort.aborted) message.error ??= abortedError()
       await closeUnfinished({ texts: turn.texts, tools: turn.tools, write: turn.writePart })
+      if (turn.writeFailure) throw turn.writeFailure.error
       // The step's end wrote the message complete: again only if something changed since.
       const { settled } = turn
       if (settled?.writes !== turn.writes || settled.message !== JSON.stringify(message)) {

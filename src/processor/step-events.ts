@@ -44,7 +44,7 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   turn.stepSnapshot = undefined
   message.time.completed = Date.now()
   const written = structuredClone(message)
-  await turn.queue.run(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
+  await turn.write(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
   turn.settled = { message: JSON.stringify(message), writes: turn.writes }
 }
 

@@ -2,10 +2,12 @@ import { abortable } from "../loop/abortable.js"
 import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "../loop/doom-loop.js"
 import type { ToolPart } from "../message/part.js"
 import { DeniedError } from "../permission/errors.js"
+import { evaluate } from "../permission/rules.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { PermissionService } from "../permission/service.js"
 import type { ToolHooks } from "../tool/ai-tools.js"
 import type { Context } from "../tool/tool.js"
+import { asksForPaths } from "./asks-for-paths.js"
 import { inputRecord } from "./parts.js"
 import type { StreamInput } from "./stream-input.js"
 import type { Turn } from "./turn.js"
@@ -18,6 +20,7 @@ export function toolContext(turn: Turn, streamInput: StreamInput) {
     messageID,
     callID,
     agent: turn.message.agent,
+    directory: turn.message.path.cwd,
     abort: signal,
     async metadata(update) {
       const part = turn.tools.get(callID)
@@ -34,11 +37,21 @@ export function toolContext(turn: Turn, streamInput: StreamInput) {
       tool: { messageID, callID },
       ruleset: streamInput.ruleset ?? [],
       signal,
+      directory: turn.message.path.cwd,
     }),
+    evaluate: evaluateUnder(streamInput.ruleset ?? []),
   })
 }
 
-/** A tool call's `ask`: its requests go to the permission service under the step's rules. */
+/** A tool call's `evaluate`: the step's rules, which its `ask` decides by, consulted without asking. */
+export function evaluateUnder(ruleset: Ruleset): NonNullable<Context["evaluate"]> {
+  return async (permission, pattern) => evaluate(permission, pattern, ruleset).action
+}
+
+/**
+ * A tool call's `ask`: its requests go to the permission service under the step's rules. With
+ * `paths`, the patterns are resolved against `directory` first (see asks-for-paths.ts).
+ */
 export function askUnder(
   permission: Pick<PermissionService, "ask">,
   call: {
@@ -46,16 +59,22 @@ export function askUnder(
     tool: { messageID: string; callID: string }
     ruleset: Ruleset
     signal: AbortSignal
+    /** The session's directory, which `paths: true` resolves against. */
+    directory?: string
   },
 ): Context["ask"] {
-  return (request) =>
-    permission.ask({
-      ...call,
-      permission: request.permission,
-      patterns: request.patterns,
-      always: request.always ?? [],
-      metadata: request.metadata ?? {},
-    })
+  const { directory, ...target } = call
+  return async (request) => {
+    const asks = request.paths === true ? asksForPaths(request, directory) : [request]
+    for (const ask of asks)
+      await permission.ask({
+        ...target,
+        permission: ask.permission,
+        patterns: ask.patterns,
+        always: ask.always ?? [],
+        metadata: ask.metadata ?? {},
+      })
+  }
 }
 
 /** Around each tool call: stored as running first, the doom-loop guard, the host's hooks. */

@@ -54,20 +54,34 @@ export function createTurn(input: CreateInput) {
     writes: 0,
     /** The message as the step's end wrote it, and the write count then. */
     settled: undefined as { message: string; writes: number } | undefined,
+    /**
+     * The first write that failed. Whatever it was to store is not stored, so the turn must stop
+     * (the processor throws it): a later write that succeeds would hide the gap.
+     */
+    writeFailure: undefined as { error: unknown } | undefined,
+    /** Runs a write in order after the others, noting its failure for the turn. */
+    write<T>(operation: () => Promise<T>): Promise<T> {
+      return queue.run(() =>
+        operation().catch((error: unknown) => {
+          turn.writeFailure ??= { error }
+          throw error
+        }),
+      )
+    },
     writePart: (part: Part) => {
       turn.writes++
       // The message goes with the first part: one write, and no message without its step.
       if (!messageWritten) {
         messageWritten = true
         const first = { info: structuredClone(message), parts: [structuredClone(part)] }
-        return queue.run(() => runtime.session.saveMessage(first))
+        return turn.write(() => runtime.session.saveMessage(first))
       }
-      return queue.run(() => runtime.session.updatePart(structuredClone(part)))
+      return turn.write(() => runtime.session.updatePart(structuredClone(part)))
     },
     writeMessage: () => {
       turn.writes++
       messageWritten = true
-      return queue.run(() => runtime.session.updateMessage(structuredClone(message)))
+      return turn.write(() => runtime.session.updateMessage(structuredClone(message)))
     },
     newPart: () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID }),
 

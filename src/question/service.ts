@@ -3,6 +3,7 @@ import { createPendingStore } from "../ask/pending-store.js"
 import { createWaiters } from "../ask/waiters.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
+import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { parseID } from "../id/parse-id.js"
 import { RejectedError } from "./errors.js"
 import {
@@ -154,7 +155,18 @@ export function createQuestionService(deps: QuestionDeps) {
     for (const request of waiters.requests()) await dismiss(request, RejectedError.closed())
   }
 
-  return { ask, list, reply, reject, close, storedCalls, forgetStored }
+  /** Lets go of every waiting question, leaving it stored (see the permission service's `detach`). */
+  function detach(): void {
+    for (const request of waiters.requests())
+      waiters.take(request.id)?.reject(new RuntimeClosedError({ message: "The runtime is closed" }))
+  }
+
+  /** The sessions of the questions waiting in this runtime. */
+  function waitingSessions(): string[] {
+    return waiters.requests().map((request) => request.sessionID)
+  }
+
+  return { ask, list, reply, reject, close, detach, waitingSessions, storedCalls, forgetStored }
 }
 
 function ignore(): void {}

@@ -30,8 +30,7 @@ export function promptRoutes(app: Hono, runtime: Runtime, events: ServerEvents):
   })
   app.post(routes.abort.path, async (c) => {
     const sessionID = readSessionID(c)
-    await runtime.session.get(sessionID)
-    runtime.session.cancel(sessionID)
+    await runtime.session.cancel(sessionID)
     return c.body(null, 204)
   })
 }

@@ -1,3 +1,5 @@
+import { encodeTime } from "ulid"
+import { timestamp } from "../id/identifier.js"
 import type { Storage } from "../storage/port.js"
 
 /**
@@ -13,4 +15,13 @@ export async function sessionFloor(storage: Storage, sessionID: string): Promise
 // IDs of different kinds compare by their ULID body: the prefixes differ but all are 3 letters.
 export function maxID(a: string, b: string): string {
   return a.slice(4) >= b.slice(4) ? a : b
+}
+
+/**
+ * The floor of an empty session: a message ID at the millisecond the session was created, so its
+ * first message is never older than the session even when the clock stepped back (a prompt's
+ * own messageID must not be: see assertNewMessageID).
+ */
+export function creationFloor(sessionID: string): string {
+  return `msg_${encodeTime(timestamp(sessionID), 10)}${"0".repeat(16)}`
 }

@@ -4,7 +4,7 @@ import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
 import type { SessionDeps } from "./deps.js"
-import { sessionFloor } from "./floor.js"
+import { creationFloor, sessionFloor } from "./floor.js"
 import { PartDelta, SaveMessageInput } from "./input.js"
 
 /**
@@ -19,8 +19,7 @@ export function createMessageWriters(deps: SessionDeps) {
     async newMessageID(sessionID: string): Promise<string> {
       const id = parseID("sessionID", "session", sessionID)
       deps.assertOpen()
-      const floor = await sessionFloor(storage, id)
-      return floor === undefined ? ids.ascending("message") : ids.ascending("message", floor)
+      return ids.ascending("message", (await sessionFloor(storage, id)) ?? creationFloor(id))
     },
 
     /** An ID for a new part of a message, sorting after the message and earlier parts made here. */
@@ -31,6 +30,7 @@ export function createMessageWriters(deps: SessionDeps) {
     async updateMessage(info: MessageInfo): Promise<MessageInfo> {
       deps.assertOpen()
       await storage.write([{ type: "message.put", info }])
+      deps.messageOwners?.record(info.id, info.sessionID)
       bus.publish("message.updated", { sessionID: info.sessionID, info })
       return info
     },
@@ -49,6 +49,7 @@ export function createMessageWriters(deps: SessionDeps) {
         parseInput("session.saveMessage input", SaveMessageInput, { message })
         throw error
       }
+      deps.messageOwners?.record(message.info.id, message.info.sessionID)
       bus.publish("message.updated", { sessionID: message.info.sessionID, info: message.info })
       for (const part of message.parts)
         bus.publish("message.part.updated", { sessionID: part.sessionID, part })

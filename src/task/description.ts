@@ -1,4 +1,6 @@
 import type { Info as AgentInfo } from "../agent/info.js"
+import { evaluate } from "../permission/rules.js"
+import type { Ruleset } from "../permission/schema.js"
 
 /** Whether a task can start the agent: sub-agents and agents for both roles, never the internal ones. */
 export function isStartable(agent: AgentInfo): boolean {
@@ -10,9 +12,15 @@ export function startable(agents: Record<string, AgentInfo>): AgentInfo[] {
   return Object.values(agents).filter(isStartable)
 }
 
-/** The task tool's description, listing the sub-agents it can start. */
-export function taskDescription(agents: Record<string, AgentInfo>): string {
+/**
+ * The task tool's description, listing the sub-agents the caller's rules let it start (a `task`
+ * rule that denies one hides it), sorted by name so the text, and a provider's prompt cache, stay
+ * the same from step to step.
+ */
+export function taskDescription(agents: Record<string, AgentInfo>, ruleset: Ruleset = []): string {
   const list = startable(agents)
+    .filter((agent) => evaluate("task", agent.name, ruleset).action !== "deny")
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((agent) => `- ${agent.name}: ${agent.description ?? "(no description)"}`)
     .join("\n")
   return `Start a sub-agent that works on a task on its own, in a session of its own, and returns its final answer.

@@ -3,7 +3,6 @@ import type { Info as AgentInfo } from "../agent/info.js"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { parseID } from "../id/parse-id.js"
 import type { WithParts } from "../message/info.js"
-import type { ModelRef } from "../message/part.js"
 import { evaluate } from "../permission/rules.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { Info as SessionInfo } from "../session/info.js"
@@ -33,7 +32,7 @@ export async function runTask(
   deps: TaskDeps,
   args: TaskParameters,
   context: Context,
-  options: { ask: boolean; model?: ModelRef | undefined },
+  options: { ask: boolean },
 ): Promise<Result> {
   const agent = subagent(deps.agents, args.subagent_type)
   if (options.ask)
@@ -44,11 +43,14 @@ export async function runTask(
       metadata: { description: args.description, subagent_type: agent.name },
     })
   const child = await childSession(deps, args, context, agent)
-  await context.metadata({ title: args.description, metadata: { sessionID: child.id } })
+  // OpenCode's rule: the sub-agent's own model, else the one its caller's step runs on.
+  const model = agent.model ?? (await callerModel(deps, context))
+  const metadata = { sessionID: child.id, ...(model ? { model } : {}) }
+  await context.metadata({ title: args.description, metadata })
   const answer = await deps.prompt({
     sessionID: child.id,
     agent: agent.name,
-    model: options.model ?? agent.model ?? (await callerModel(deps, context)),
+    model,
     parts: [{ type: "text", text: args.prompt }],
     signal: context.abort,
   })
@@ -57,6 +59,9 @@ export async function runTask(
     const why = "message" in info.error.data ? String(info.error.data.message) : info.error.name
     throw new Error(`The ${agent.name} sub-agent failed (task_id: ${child.id}): ${why}`)
   }
+  // What the child's answer ran on, in case no model was known before it started.
+  const ran =
+    info.role === "assistant" ? { model: { providerID: info.providerID, modelID: info.modelID } } : {}
   return {
     title: args.description,
     output: [
@@ -66,7 +71,7 @@ export async function runTask(
       finalText(answer),
       "</task_result>",
     ].join("\n"),
-    metadata: { sessionID: child.id, agent: agent.name },
+    metadata: { ...metadata, ...ran, agent: agent.name },
   }
 }
 
@@ -96,12 +101,30 @@ async function childSession(
       })
     return child
   }
-  const denied = effectiveDenies(await deps.rulesFor(context.sessionID, context.agent))
+  const denied = [
+    ...effectiveDenies(await deps.rulesFor(context.sessionID, context.agent)),
+    ...subagentDenies(agent),
+  ]
   return deps.session.create({
     parentID: context.sessionID,
     title: `${args.description} (@${agent.name} sub-agent)`,
     ...(denied.length > 0 ? { permission: denied } : {}),
   })
+}
+
+/** What only the top of a delegation may do: talk to the user, keep the to-do list, delegate. */
+const TOP_LEVEL_TOOLS = ["task", "question", "todowrite", "todoread"] as const
+
+/**
+ * A sub-agent cannot ask the user, keeps no to-do list of its own and starts no sub-agents, so
+ * delegation cannot recurse unless the host opts in: these are denied in every child session,
+ * except a tool the sub-agent's own rules name (which then decide, as issue 17 set out). Stored
+ * as the child's session rules, they outlive a restart and bind the child's own children too.
+ */
+function subagentDenies(agent: AgentInfo): Ruleset {
+  return TOP_LEVEL_TOOLS.filter((tool) => !agent.permission.some((rule) => rule.permission === tool)).map(
+    (tool) => ({ permission: tool, pattern: "*", action: "deny" as const }),
+  )
 }
 
 /**

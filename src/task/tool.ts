@@ -3,7 +3,10 @@ import type { TaskDeps } from "./deps.js"
 import { taskDescription } from "./description.js"
 import { runTask, TaskParameters } from "./run-task.js"
 
-/** The built-in `task` tool: the model hands a task to a sub-agent in a child session. */
+/**
+ * The built-in `task` tool: the model hands a task to a sub-agent in a child session. Its
+ * description here lists every sub-agent; each step gets `taskDescription` for its own rules.
+ */
 export function createTaskTool(deps: TaskDeps): ToolInfo<typeof TaskParameters> {
   return define("task", {
     description: taskDescription(deps.agents),

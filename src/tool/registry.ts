@@ -2,11 +2,18 @@ import { disabled } from "../permission/rules.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { Info } from "./tool.js"
 
+/** A tool whose description depends on the rules of the step, e.g. `task` lists the sub-agents they let it start. */
+export type Describer = (ruleset: Ruleset) => string
+
 /**
  * The tools a runtime knows: built-ins first, then the host's, a later tool replacing an
- * earlier one with the same id.
+ * earlier one with the same id. `describers` belong to tool objects, so a host's tool that
+ * replaces a built-in keeps its own description.
  */
-export function createToolRegistry(tools: readonly Info[]) {
+export function createToolRegistry(
+  tools: readonly Info[],
+  describers: ReadonlyMap<Info, Describer> = new Map(),
+) {
   const byID = new Map<string, Info>()
   for (const tool of tools) byID.set(tool.id, tool)
 
@@ -21,11 +28,16 @@ export function createToolRegistry(tools: readonly Info[]) {
 
     /**
      * The tools a step may use: not turned off entirely by the rules (`Permission.disabled`)
-     * and not switched off by the prompt's `tools` map (`{ bash: false }`).
+     * and not switched off by the prompt's `tools` map (`{ bash: false }`), described for those rules.
      */
     enabled(input: { ruleset: Ruleset; switches?: Record<string, boolean> | undefined }): Info[] {
       const off = disabled(byID.keys(), input.ruleset)
-      return [...byID.values()].filter((tool) => !off.has(tool.id) && input.switches?.[tool.id] !== false)
+      return [...byID.values()]
+        .filter((tool) => !off.has(tool.id) && input.switches?.[tool.id] !== false)
+        .map((tool) => {
+          const describe = describers.get(tool)
+          return describe ? { ...tool, description: describe(input.ruleset) } : tool
+        })
     },
   }
 }

@@ -1,6 +1,8 @@
 import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
 import type { FilePart } from "../message/part.js"
+import type { Action } from "../permission/schema.js"
+import { PROTO_KEY, PROTO_KEY_MESSAGE } from "../util/own-names.js"
 
 /** What a running tool can see and do. */
 export type Context = {
@@ -9,6 +11,11 @@ export type Context = {
   messageID: string
   callID: string
   agent: string
+  /**
+   * The session's working directory (the runtime's `directory`): resolve relative paths against
+   * it, as `ask({ paths: true })` does. Set by the runtime; a context built by hand may omit it.
+   */
+  directory?: string
   /** Aborts when the session is cancelled or the step is abandoned. */
   abort: AbortSignal
   /** Updates the running tool part (title, metadata) so a UI can show progress. */
@@ -22,7 +29,23 @@ export type Context = {
     patterns: string[]
     always?: string[]
     metadata?: Record<string, unknown>
+    /**
+     * `patterns` and `always` are file paths: each is resolved against `directory` into the
+     * pattern the rules see (`Permission.pathPattern`), and a path outside the directory asks
+     * `external_directory` first, as the built-in file tools do.
+     */
+    paths?: boolean
   }): Promise<void>
+  /**
+   * What the rules in force for this call (the agent's, the runtime's and the session's, as `ask`
+   * uses them) say of `permission` for `pattern`, without asking anyone: the last matching rule's
+   * action, "ask" when none matches. "ask" does not mean a human will be asked: an earlier
+   * "always" approval may cover the pattern, which only `ask` consults. For a tool that leaves
+   * out what the rules deny instead of failing the whole call (grep and files the `read` rules
+   * deny), and that gathers what is left to ask into one request. Absent from contexts a host
+   * builds without it; a tool then asks.
+   */
+  evaluate?(permission: string, pattern: string): Promise<Action>
 }
 
 /** A file a tool returns besides its text output, e.g. an image it read. */
@@ -55,7 +78,11 @@ export type Info<Parameters extends z.ZodType = z.ZodType> = {
 export const TOOL_ID = /^[a-zA-Z0-9_-]{1,64}$/
 
 const Definition = z.object({
-  id: z.string().regex(TOOL_ID, "use 1-64 letters, digits, _ or -"),
+  id: z
+    .string()
+    .regex(TOOL_ID, "use 1-64 letters, digits, _ or -")
+    // Tool sets are plain objects keyed by id (the AI SDK's ToolSet).
+    .refine((id) => id !== PROTO_KEY, PROTO_KEY_MESSAGE),
   description: z.string().min(1),
   parameters: z.custom<z.ZodType>((value) => value instanceof z.ZodType, {
     message: "expected a zod schema",

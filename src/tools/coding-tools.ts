@@ -6,6 +6,7 @@ import { grepTool } from "./grep.js"
 import { listTool } from "./list.js"
 import { localOperations } from "./local-operations.js"
 import type { Operations } from "./operations.js"
+import { createPathLock } from "./path-lock.js"
 import { readTool } from "./read.js"
 import { ripgrepProbe } from "./ripgrep.js"
 import { writeTool } from "./write.js"
@@ -24,12 +25,14 @@ export type CodingToolsOptions = {
 
 /**
  * The built-in coding tools, bound to one directory and one set of operations: read, write,
- * edit, glob, grep, list and bash. Each asks its permission on every call.
+ * edit, glob, grep, list and bash. Each asks its permission on every call; write and edit change
+ * one file at a time (bash is not held back by them).
  */
 export function codingTools(options: CodingToolsOptions = {}): Info[] {
   const directory = options.directory ?? process.cwd()
   const operations = options.operations ?? localOperations
-  const shared = { directory, operations }
+  // One lock for every session and sub-agent using these tools: write and edit of one file queue.
+  const shared = { directory, operations, lock: createPathLock() }
   // Probed once for these tools, on the machine the operations reach, when grep first runs.
   const hasRipgrep = ripgrepProbe(operations, directory)
   return [

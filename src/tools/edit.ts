@@ -2,12 +2,12 @@ import { z } from "zod"
 import type { Context } from "../tool/tool.js"
 import { define, type Info } from "../tool/tool.js"
 import { EditFailedError, FileNotFoundError, UnsupportedFileError } from "./errors.js"
-import { applyChange, describeChange, previousText } from "./file-change.js"
-import { isBinary } from "./file-kind.js"
+import { type Change, type CurrentFile, changeFile, describeChange, wholeFileChange } from "./file-change.js"
+import { createPathLock, type PathLock } from "./path-lock.js"
 import { type PathOptions, resolveTarget, type Target } from "./paths.js"
-import { replace } from "./replace.js"
+import { type Replacement, replace } from "./replace.js"
 import { similarNames } from "./suggest.js"
-import { decodeUtf8, formatText, parseText, toLF } from "./text-file.js"
+import { formatText, type TextFile, toLF } from "./text-file.js"
 
 const Parameters = z.object({
   filePath: z.string().min(1).describe("The file to change: relative to the working directory, or absolute"),
@@ -16,6 +16,7 @@ const Parameters = z.object({
   replaceAll: z.boolean().optional().describe("Replace every occurrence of oldString (default: only one)"),
 })
 type Args = z.output<typeof Parameters>
+type FileOptions = PathOptions & { lock: PathLock }
 
 const DESCRIPTION = `Replaces text in a file.
 - oldString must match the file's text, indentation included, and be unique unless replaceAll is set; include surrounding lines to make it unique.
@@ -23,76 +24,97 @@ const DESCRIPTION = `Replaces text in a file.
 - An empty oldString writes newString as the whole file (creating it if needed).
 - Line endings and a byte-order mark of the file are kept.`
 
-/** The `edit` tool: asks `edit` with the path relative to the directory and the diff. */
+/**
+ * The `edit` tool: asks `edit` with the path relative to the directory and the diff. Without a
+ * `lock` in the options it gets one of its own, shared with no other tool.
+ */
 export function editTool(options: PathOptions): Info<typeof Parameters> {
+  const shared = { ...options, lock: options.lock ?? createPathLock() }
   return define("edit", {
     description: DESCRIPTION,
     parameters: Parameters,
     async execute(args, context) {
-      const target = await resolveTarget(args.filePath, options)
+      const target = await resolveTarget(args.filePath, shared)
       if (args.oldString === args.newString)
         throw failure(target, "no-change", "oldString and newString are identical")
-      const stat = await options.operations.stat(target.real)
-      if (stat && stat.type !== "file")
-        throw UnsupportedFileError.of(target.display, "not-a-file", "Cannot edit what is not a file")
-      if (args.oldString === "") return overwrite(args, context, target, options)
-      if (!stat) {
-        // Nothing has been asked yet: names next to a file outside the directory stay unlisted.
-        const similar = target.inside
-          ? await similarNames(options.operations, target.real, target.display)
-          : []
-        throw FileNotFoundError.of(target.display, similar)
-      }
-      return edit(args, context, target, options)
+      return args.oldString === ""
+        ? overwrite(args, context, target, shared)
+        : edit(args, context, target, shared)
     },
   })
 }
 
-async function edit(args: Args, context: Context, target: Target, options: PathOptions) {
-  const bytes = await options.operations.readFile(target.real, { signal: context.abort })
-  const decoded = isBinary(target.real, bytes) ? undefined : decodeUtf8(bytes)
-  if (decoded === undefined)
-    throw UnsupportedFileError.of(target.display, "binary", "Cannot edit a file that is not UTF-8 text")
-  const file = parseText(decoded)
-  const result = replace(file.text, toLF(args.oldString), toLF(args.newString), args.replaceAll ?? false)
-  if ("failed" in result)
-    throw result.failed === "ambiguous"
-      ? failure(
-          target,
-          "ambiguous",
-          "oldString matches several places; add surrounding lines to make it unique, or set replaceAll",
-        )
-      : failure(
-          target,
-          "not-found",
-          "oldString was not found; it must match the file's text, including whitespace and indentation (read the file again to check)",
-        )
-  if (result.content === file.text) throw failure(target, "no-change", "the edit leaves the file unchanged")
-  const change = { before: file.text, after: result.content, data: formatText(file, result.content) }
-  const diff = await applyChange(context, target, change, options)
+type Replaced = Change & { replacement: Replacement }
+
+async function edit(args: Args, context: Context, target: Target, options: FileOptions) {
+  const plan = async (current: CurrentFile): Promise<Replaced> => {
+    const file = await editableText(current, target, options)
+    const result = replace(file.text, toLF(args.oldString), toLF(args.newString), args.replaceAll ?? false)
+    if ("failed" in result) throw notApplied(target, result.failed)
+    if (result.content === file.text) throw failure(target, "no-change", "the edit leaves the file unchanged")
+    return {
+      before: file.text,
+      after: result.content,
+      data: formatText(file, result.content),
+      replacement: result,
+    }
+  }
+  const { change, diff } = await changeFile(context, target, options, plan)
+  const { count, matcher } = change.replacement
   const notes = [
-    ...(result.count > 1 ? [`${result.count} places`] : []),
-    ...(result.matcher === "exact" ? [] : [`matched ${result.matcher}`]),
+    ...(count > 1 ? [`${count} places`] : []),
+    ...(matcher === "exact" ? [] : [`matched ${matcher}`]),
   ]
   return {
     title: target.display,
     output: describeChange("Edited", target, diff, notes),
-    metadata: { filepath: target.real, matcher: result.matcher, replacements: result.count, ...diff },
+    metadata: { filepath: target.real, matcher, replacements: count, ...diff },
   }
 }
 
+/** The file's text, or why it cannot be edited. */
+async function editableText(current: CurrentFile, target: Target, options: FileOptions): Promise<TextFile> {
+  if (current.stat && current.stat.type !== "file")
+    throw UnsupportedFileError.of(target.display, "not-a-file", "Cannot edit what is not a file")
+  if (!current.stat) {
+    // Listing outside the directory may not be allowed (nothing is asked before this plan):
+    // names next to a file out there stay unlisted.
+    const similar = target.inside ? await similarNames(options.operations, target.real, target.display) : []
+    throw FileNotFoundError.of(target.display, similar)
+  }
+  if (!current.text)
+    throw UnsupportedFileError.of(target.display, "binary", "Cannot edit a file that is not UTF-8 text")
+  return current.text
+}
+
 /** An empty oldString: newString becomes the whole file, as OpenCode does. */
-async function overwrite(args: Args, context: Context, target: Target, options: PathOptions) {
-  const stat = await options.operations.stat(target.real)
-  const before = await previousText(options, target, stat)
-  const change = { before, after: toLF(args.newString), data: args.newString }
-  const diff = await applyChange(context, target, change, options)
-  const verb = stat ? "Overwrote" : "Created"
+async function overwrite(args: Args, context: Context, target: Target, options: FileOptions) {
+  const plan = (current: CurrentFile) => {
+    if (current.stat && current.stat.type !== "file")
+      throw UnsupportedFileError.of(target.display, "not-a-file", "Cannot edit what is not a file")
+    return wholeFileChange(current, args.newString)
+  }
+  const { diff, current } = await changeFile(context, target, options, plan)
+  const created = current.stat === undefined
   return {
     title: target.display,
-    output: describeChange(verb, target, diff),
-    metadata: { filepath: target.real, created: !stat, replacements: 1, matcher: "whole-file", ...diff },
+    output: describeChange(created ? "Created" : "Overwrote", target, diff),
+    metadata: { filepath: target.real, created, replacements: 1, matcher: "whole-file", ...diff },
   }
+}
+
+function notApplied(target: Target, reason: "ambiguous" | "not-found") {
+  return reason === "ambiguous"
+    ? failure(
+        target,
+        "ambiguous",
+        "oldString matches several places; add surrounding lines to make it unique, or set replaceAll",
+      )
+    : failure(
+        target,
+        "not-found",
+        "oldString was not found; it must match the file's text, including whitespace and indentation (read the file again to check)",
+      )
 }
 
 function failure(target: Target, reason: "not-found" | "ambiguous" | "no-change", detail: string) {

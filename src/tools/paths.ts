@@ -1,6 +1,7 @@
 import * as path from "node:path"
 import { UnsafePathError } from "./errors.js"
 import type { Operations } from "./operations.js"
+import type { PathLock } from "./path-lock.js"
 
 /** Where the file tools work and how they see paths there. */
 export type PathOptions = {
@@ -13,6 +14,12 @@ export type PathOptions = {
    * every spelling that reaches the same file. Default: true on macOS and Windows.
    */
   caseInsensitive?: boolean
+  /**
+   * Held by `write` and `edit` while they read, ask about and write a file, so that two changes
+   * to one file never overwrite each other. `codingTools` gives all its tools one; tools made
+   * with their own factories share one only when given the same.
+   */
+  lock?: PathLock
 }
 
 /** A path a tool was given, resolved: what it acts on and what it asks permission for. */

@@ -7,6 +7,8 @@ export const line = {
   user: (sessionID: string, messageID: string, index: number) =>
     `ack user ${sessionID} ${messageID} ${index}`,
   answer: (messageID: string, index: number) => `ack answer ${messageID} ${index}`,
+  /** A text or reasoning part a client was told of (`message.part.updated`): repair must keep it. */
+  part: (messageID: string, partID: string) => `ack part ${messageID} ${partID}`,
   /** Not a promise: where the child was, for the histogram of kill points. */
   phase: (name: string) => `phase ${name}`,
   done: () => "done",
@@ -19,12 +21,13 @@ export type Acks = {
   sessionID: string | undefined
   users: Acked[]
   answers: Acked[]
+  parts: { messageID: string; partID: string }[]
   /** The last line without its IDs ("ack user", "phase tool-running"), or "no output yet". */
   last: string
 }
 
 export function parseAcks(lines: readonly string[]): Acks {
-  const acks: Acks = { sessionID: undefined, users: [], answers: [], last: "no output yet" }
+  const acks: Acks = { sessionID: undefined, users: [], answers: [], parts: [], last: "no output yet" }
   for (const text of lines) {
     const words = text.split(" ")
     if (words[0] === "ack" && words[1] === "session") acks.sessionID = words[2]
@@ -32,7 +35,10 @@ export function parseAcks(lines: readonly string[]): Acks {
       acks.users.push({ messageID: words[3] ?? "", index: Number(words[4]) })
     if (words[0] === "ack" && words[1] === "answer")
       acks.answers.push({ messageID: words[2] ?? "", index: Number(words[3]) })
-    acks.last = words.slice(0, 2).join(" ")
+    if (words[0] === "ack" && words[1] === "part")
+      acks.parts.push({ messageID: words[2] ?? "", partID: words[3] ?? "" })
+    // Part acks come in pairs with the phase line before them, which says where the child was.
+    else acks.last = words.slice(0, 2).join(" ")
   }
   return acks
 }

@@ -6,7 +6,7 @@ import type { Acks } from "./acks.js"
 import { describeError, integrityProblem, isStorageFault } from "./integrity.js"
 import type { RunPlan } from "./plan.js"
 import { probeRules, probeTool } from "./probe-tool.js"
-import { costMismatch, lostWrites, unrepairedRows } from "./stored-checks.js"
+import { costMismatch, lostParts, lostWrites, unrepairedRows } from "./stored-checks.js"
 
 /** The checks of a trial, in the order they run, with the names the report counts them under. */
 export const CHECKS = {
@@ -14,6 +14,7 @@ export const CHECKS = {
   lost: "lost acknowledged writes",
   unrepaired: "unrepaired rows",
   cost: "cost mismatches",
+  loop: "turns loop() failed to continue",
   continue: "did not continue",
   harness: "harness errors (the child failed by itself, or the checks crashed)",
 } as const
@@ -67,9 +68,11 @@ export async function checkFile(file: string, acks: Acks, plan: RunPlan): Promis
       const pending = (await runtime.permission.list()).filter((request) => request.sessionID === sessionID)
       return unrepairedRows(before, after, pending)
     })
+    await step("lost", async () => lostParts(await runtime.session.messages(sessionID), acks))
     await step("cost", async () =>
       costMismatch(await runtime.session.get(sessionID), await runtime.session.messages(sessionID)),
     )
+    if (plan.resume === "loop") await step("loop", () => loopContinues(runtime, sessionID))
     await step("continue", () => continues(runtime, sessionID))
     // What the continued run wrote must hold together as well.
     await step("cost", async () =>
@@ -108,6 +111,36 @@ async function continues(runtime: Runtime, sessionID: string): Promise<string[]>
       problems.push(`call ${tool.callID} was allowed after the restart but ended ${ended}`)
   }
   return problems
+}
+
+/**
+ * Loop mode: a turn the kill cut (its user message without a final answer) is continued by
+ * `loop()` alone, which must answer that user message without error. Requests still waiting
+ * are answered first, as a host would.
+ */
+async function loopContinues(runtime: Runtime, sessionID: string): Promise<string[]> {
+  const pending = (await runtime.permission.list()).filter((request) => request.sessionID === sessionID)
+  for (const request of pending) await runtime.permission.reply({ requestID: request.id, reply: "once" })
+  const messages = await runtime.session.messages(sessionID)
+  const user = messages.findLast((message) => message.info.role === "user")
+  const last = messages.at(-1)
+  if (!user) return []
+  const answered =
+    last?.info.role === "assistant" &&
+    last.info.id > user.info.id &&
+    !last.info.error &&
+    last.info.finish !== undefined &&
+    last.info.finish !== "tool-calls"
+  if (answered) return []
+  const answer = await runtime.session.loop(sessionID)
+  if (answer.info.role !== "assistant") return [`loop() resolved with a ${answer.info.role} message`]
+  if (answer.info.error)
+    return [
+      `loop() ended the cut turn with ${answer.info.error.name} ${JSON.stringify(answer.info.error.data)}`,
+    ]
+  if (answer.info.parentID !== user.info.id) return ["loop() answered another message than the cut turn's"]
+  if (answer.info.finish !== "stop") return [`loop() ended the cut turn with finish ${answer.info.finish}`]
+  return []
 }
 
 /** A runtime like the child's, whose model answers any call with a short text. */

@@ -42,6 +42,10 @@ let cost = 0
 runtime.events.onAny((event) => {
   const name = phaseOf(event)
   if (name) print(line.phase(name))
+  if (event.type !== "message.part.updated") return
+  const { part } = event.properties
+  if ((part.type === "text" || part.type === "reasoning") && part.time !== undefined)
+    print(line.part(part.messageID, part.id))
 })
 
 // A title of our own: no title call takes a scripted turn.

@@ -14,6 +14,12 @@ export type RunPlan = {
   writeDelayMs: number
   /** How long the permission handler takes to answer "once": kills land while a request waits. */
   answerDelayMs: number
+  /**
+   * How the checking runtime goes on after the kill: "loop" first continues a cut turn with
+   * `session.loop()` (the cut turn's user message must get its answer), "prompt" moves on with a
+   * new prompt straight away.
+   */
+  resume: "loop" | "prompt"
 }
 
 export type PromptPlan = {
@@ -50,7 +56,9 @@ export function planRun(seed: number): RunPlan {
       answer: `Answer ${index + 1}: probed ${calls.map((call) => call.target).join(" and ")}, all fine.`,
     }
   })
-  return { prompts, pauseMs: 60, gapMs: 25, writeDelayMs: between(random, 6, 10), answerDelayMs }
+  const writeDelayMs = between(random, 6, 10)
+  const resume = random() < 0.5 ? "loop" : "prompt"
+  return { prompts, pauseMs: 60, gapMs: 25, writeDelayMs, answerDelayMs, resume }
 }
 
 export function questionText(index: number): string {

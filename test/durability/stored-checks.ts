@@ -37,6 +37,19 @@ export async function lostWrites(
 }
 
 /**
+ * Check b, after repair: every text or reasoning part clients were told of is still there (the
+ * trials' model never fails, so no attempt is retried and dropped).
+ */
+export function lostParts(after: readonly MessageV2.WithParts[], acks: Acks): string[] {
+  const stored = new Map(after.map((message) => [message.info.id, message]))
+  return acks.parts.flatMap(({ messageID, partID }) =>
+    stored.get(messageID)?.parts.some((part) => part.id === partID)
+      ? []
+      : [`part ${partID} of ${messageID}, which clients were told of, is gone after repair`],
+  )
+}
+
+/**
  * Check c, on the messages as runtime.session.messages returned them (repaired): nothing is left
  * half-written, except a tool call (and its message) that a stored permission request still
  * waits on. `before` is the same session read straight from storage, before the repair.
@@ -90,8 +103,8 @@ function partProblem(part: MessageV2.Part, waiting: ReadonlySet<string>): string
       return `is an error without metadata.interrupted (${part.state.error})`
   }
   if (part.type === "text" || part.type === "reasoning") {
+    // Empty is fine: its text never reached a checkpoint, and clients were told of the part.
     if (part.time?.end === undefined) return "has no time.end"
-    if (part.text === "") return "is empty"
   }
   return undefined
 }

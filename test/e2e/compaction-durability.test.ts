@@ -208,6 +208,41 @@ describe("compaction and the loop", () => {
     expect(last).not.toContain("ALPHA answer")
   })
 
+  it("leaves out a compaction cancelled before its model call, with its request", async () => {
+    let blocked!: () => void
+    const inHook = new Promise<void>((resolve) => {
+      blocked = resolve
+    })
+    const { runtime, model } = createTestRuntime({
+      turns: [[say.text("hello answer")], [say.text("next answer")]],
+      hooks: {
+        // The summary's settings wait for a host that never answers: only the cancel ends it.
+        "chat.system": ({ agent, abort }) => {
+          if (agent.name !== "compaction") return
+          blocked()
+          return new Promise<void>((resolve) => abort.addEventListener("abort", () => resolve()))
+        },
+      },
+    })
+    const session = await runtime.session.create({ title: "Fixed title" })
+    const ask = (text: string) =>
+      runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text }] })
+    await ask("hello")
+    const compacting = runtime.session.compact({ sessionID: session.id })
+    await inHook
+    await runtime.session.cancel(session.id)
+    const stopped = await compacting
+    expect(stopped.info).toMatchObject({ summary: true, error: { name: "AbortedError" } })
+
+    const answer = await ask("next question")
+    expect(textOf(answer)).toBe("next answer")
+    expect(model.calls).toHaveLength(2)
+    const sent = JSON.stringify(model.calls[1]?.prompt)
+    expect(sent).toContain("hello")
+    expect(sent).toContain("next question")
+    expect(sent).not.toContain("What did we do so far?")
+  })
+
   it("keeps one turn less when the tail would keep everything, and continues with a note", async () => {
     const { runtime, model } = createTestRuntime({
       turns: [
@@ -273,7 +308,9 @@ describe("compaction and the loop", () => {
     storage.loads.length = 0
     const answer = await ask("BRAVO question")
     expect(textOf(answer)).toBe("BRAVO answer")
-    expect(storage.loads.filter((load) => load !== 1)).toEqual([HISTORY_PAGE])
+    // The prompt looks back past the summary for the model the session last used (one page of
+    // 50), then the run reads one page of history.
+    expect(storage.loads.filter((load) => load !== 1)).toEqual([50, HISTORY_PAGE])
     const prompt = JSON.stringify(model.calls[2]?.prompt)
     expect(prompt).toContain("SUMMARY-ONE")
     expect(prompt).toContain("ALPHA answer")

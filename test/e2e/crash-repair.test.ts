@@ -93,8 +93,11 @@ describe("a runtime on the storage of a process that stopped mid-turn", () => {
       error: { name: "AbortedError", data: { message: expect.stringMatching(/process .* stopped/) } },
       time: { completed: expect.any(Number) },
     })
-    expect(assistant.parts.map((part) => part.type)).toEqual(["text", "tool", "tool"])
-    expect(assistant.parts[0]).toMatchObject({ text: "Checkpointed half", time: { end: expect.any(Number) } })
+    // The reasoning part never reached a checkpoint: it stays, empty and closed, since clients
+    // were told of it.
+    expect(assistant.parts.map((part) => part.type)).toEqual(["reasoning", "text", "tool", "tool"])
+    expect(assistant.parts[0]).toMatchObject({ text: "", time: { end: expect.any(Number) } })
+    expect(assistant.parts[1]).toMatchObject({ text: "Checkpointed half", time: { end: expect.any(Number) } })
     for (const tool of tools([assistant]))
       expect(tool.state).toMatchObject({ status: "error", metadata: { interrupted: true } })
 
@@ -124,6 +127,68 @@ describe("a runtime on the storage of a process that stopped mid-turn", () => {
     const sent = JSON.stringify(model.calls[0]?.prompt)
     expect(sent).toContain("Checkpointed half")
     expect(sent).toContain("interrupted")
+    await runtime.close()
+  })
+})
+
+describe("loop() after a process stopped mid-turn", () => {
+  it("continues the cut turn for the same user message, after repair recorded the cut", async () => {
+    const first = createTestRuntime({ storage: new SqliteStorage(file) }).runtime
+    const session = await first.session.create()
+    const cutID = await leaveHalfATurn(first, session.id)
+    await first.close()
+
+    const { runtime, model } = createTestRuntime({
+      storage: new SqliteStorage(file),
+      turns: [[say.text("Carried on")]],
+    })
+    // A reader first: it sees the truth (the cut step aborted, its tools interrupted).
+    const read = await runtime.session.messages(session.id)
+    expect(read.at(-1)?.info).toMatchObject({ id: cutID, error: { name: "AbortedError" } })
+
+    const answer = await runtime.session.loop(session.id)
+    expect(model.calls).toHaveLength(1)
+    expect(answer.parts.some((part) => part.type === "text" && part.text === "Carried on")).toBe(true)
+    const user = read.findLast((message) => message.info.role === "user")!
+    expect(answer.info).toMatchObject({ role: "assistant", parentID: user.info.id })
+    expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
+    // The model is told what was cut: the checkpointed text and the interrupted tools.
+    const sent = JSON.stringify(model.calls[0]?.prompt)
+    expect(sent).toContain("Checkpointed half")
+    expect(sent).toContain("interrupted")
+    // The cut step stays as repair recorded it.
+    const cut = (await runtime.session.messages(session.id)).find((message) => message.info.id === cutID)
+    expect(cut?.info).toMatchObject({ error: { name: "AbortedError" } })
+    // Nothing goes on by itself: a second loop() finds the turn answered.
+    await runtime.session.loop(session.id)
+    expect(model.calls).toHaveLength(1)
+    await runtime.close()
+  })
+
+  it("does not continue a turn the user cancelled", async () => {
+    let called!: () => void
+    const inCall = new Promise<void>((resolve) => {
+      called = resolve
+    })
+    const { runtime, model } = createTestRuntime({
+      storage: new SqliteStorage(file),
+      turns: [
+        () => {
+          called()
+          return [say.delay(5_000), say.text("never")]
+        },
+        [say.text("unexpected")],
+      ],
+    })
+    const session = await runtime.session.create()
+    const prompt = runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "hi" }] })
+    await inCall
+    await runtime.session.cancel(session.id)
+    const cancelled = await prompt
+    expect(cancelled.info).toMatchObject({ error: { name: "AbortedError" } })
+    const again = await runtime.session.loop(session.id)
+    expect(again.info.id).toBe(cancelled.info.id)
+    expect(model.calls).toHaveLength(1)
     await runtime.close()
   })
 })

@@ -4,8 +4,10 @@ import {
   type Event,
   Identifier,
   InvalidInputError,
+  MemoryStorage,
   NotFoundError,
   Permission,
+  RuntimeClosedError,
   type RuntimeOptions,
 } from "../../src/index.js"
 import { rejection } from "../session/helpers.js"
@@ -369,13 +371,26 @@ describe("runtime.permission.ask", () => {
     expect(await runtime.permission.list()).toHaveLength(1)
   })
 
-  it("rejects everything pending when the runtime closes", async () => {
-    const { runtime, start, replies } = await setup()
+  it("leaves what is pending stored when the runtime closes, as a crash would", async () => {
+    const storage = new MemoryStorage()
+    const { runtime, start, replies } = await setup({ storage })
     const outcome = start({ patterns: ["a"] })
     await settle()
     await runtime.close()
+    expect(RuntimeClosedError.isInstance(await outcome)).toBe(true)
+    expect(replies()).toEqual([])
+    expect(await storage.listValues("permission/pending/")).toHaveLength(1)
+  })
+
+  it("rejects everything pending when the runtime closes with asks: 'reject'", async () => {
+    const storage = new MemoryStorage()
+    const { runtime, start, replies } = await setup({ storage })
+    const outcome = start({ patterns: ["a"] })
+    await settle()
+    await runtime.close({ asks: "reject" })
     expect(((await outcome) as Permission.RejectedError).data.reason).toBe("closed")
     expect(replies().map(([, reply]) => reply)).toEqual(["reject"])
+    expect(await storage.listValues("permission/pending/")).toEqual([])
   })
 
   it("keeps two runtimes' requests apart", async () => {

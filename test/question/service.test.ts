@@ -4,8 +4,10 @@ import {
   type Event,
   Identifier,
   InvalidInputError,
+  MemoryStorage,
   NotFoundError,
   Question,
+  RuntimeClosedError,
   type RuntimeOptions,
 } from "../../src/index.js"
 import { rejection } from "../session/helpers.js"
@@ -210,7 +212,17 @@ describe("runtime.question", () => {
     const outcome = a.start()
     await settle()
     expect(await b.runtime.question.list()).toEqual([])
-    await a.runtime.close()
+    await a.runtime.close({ asks: "reject" })
     expect(((await outcome) as Question.RejectedError).data.reason).toBe("closed")
+  })
+
+  it("leaves what is pending stored when the runtime closes, as a crash would", async () => {
+    const storage = new MemoryStorage()
+    const a = await setup({ storage })
+    const outcome = a.start()
+    await settle()
+    await a.runtime.close()
+    expect(RuntimeClosedError.isInstance(await outcome)).toBe(true)
+    expect(await storage.listValues("question/pending/")).toHaveLength(1)
   })
 })

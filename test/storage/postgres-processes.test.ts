@@ -126,21 +126,25 @@ suite("runtimes in several processes on one PostgreSQL database", () => {
     await a!.until((line) => line.event === "tool-started")
     await a!.kill()
     // B's loop waits until the dead owner's lock is gone, then closes the cut-off turn as a
-    // cancel would (the durability rules), and the session goes on in B.
-    const closed = (await b!.call("loop", { sessionID })) as {
-      error?: { name: string; data: { message: string } }
+    // cancel would (the durability rules) and continues it with a new step, in B.
+    const continued = (await b!.call("loop", { sessionID })) as {
+      id: string
+      texts: string[]
+      error?: unknown
     }
-    expect(closed.error).toMatchObject({
-      name: "AbortedError",
-      data: { message: expect.stringContaining("stopped") },
-    })
+    expect(continued.error).toBeUndefined()
+    expect(continued.texts).toEqual(["done"])
     const answer = (await b!.call("prompt", { sessionID, text: "go on" })) as { texts: string[] }
     expect(answer.texts).toEqual(["ok"])
     const storage = new PostgresStorage({ connectionString: url }, { schema })
-    const parts = (await storage.listMessages(sessionID)).flatMap((message) => message.parts)
-    expect(parts.find((part) => part.type === "tool")).toMatchObject({
+    const messages = await storage.listMessages(sessionID)
+    const cut = messages.find((message) => message.parts.some((part) => part.type === "tool"))
+    expect(cut?.info).toMatchObject({
+      error: { name: "AbortedError", data: { message: expect.stringContaining("stopped") } },
+    })
+    expect(cut?.parts.find((part) => part.type === "tool")).toMatchObject({
       tool: "block",
-      state: { status: "error" },
+      state: { status: "error", metadata: { interrupted: true } },
     })
     await storage.close()
     await b!.close()

@@ -39,6 +39,27 @@ describe("write", () => {
     expect(await onDisk("a.ts")).toBe("new\n")
   })
 
+  it("keeps the byte-order mark and CRLF line endings of the file it replaces", async () => {
+    await project.put("project/win.txt", "\uFEFFold one\r\nold two\r\n")
+    const { result } = await run("write", { filePath: "win.txt", content: "new one\nnew two\n" })
+    expect(await readFile(join(project.directory, "win.txt"))).toEqual(
+      Buffer.from("\uFEFFnew one\r\nnew two\r\n"),
+    )
+    expect(result.metadata.diff).toContain("-old one\n-old two\n+new one\n+new two\n")
+  })
+
+  it("does not double a byte-order mark the content brings", async () => {
+    await project.put("project/bom.txt", "\uFEFFold\n")
+    await run("write", { filePath: "bom.txt", content: "\uFEFFnew\n" })
+    expect(await readFile(join(project.directory, "bom.txt"))).toEqual(Buffer.from("\uFEFFnew\n"))
+  })
+
+  it("writes the content's own line endings over a file that has none", async () => {
+    await project.put("project/one.txt", "\uFEFFone line")
+    await run("write", { filePath: "one.txt", content: "a\r\nb\r\n" })
+    expect(await readFile(join(project.directory, "one.txt"))).toEqual(Buffer.from("\uFEFFa\r\nb\r\n"))
+  })
+
   it("does not write when the edit permission is refused", async () => {
     const harness = await permissionHarness(rules({ edit: "ask" }), () => "reject")
     const tool = writeTool({ directory: project.directory, operations: localOperations })
@@ -128,6 +149,16 @@ describe("edit", () => {
     expect(bytes.equals(Buffer.from("\uFEFFline one\r\nline 2\r\nline 3\r\n"))).toBe(true)
     // The diff is of the text, without carriage returns.
     expect(result.metadata.diff).toContain("-line two\n-line three\n+line 2\n+line 3\n")
+  })
+
+  it("keeps the byte-order mark and CRLF line endings when an empty oldString overwrites the file", async () => {
+    await project.put("project/win.txt", "\uFEFFold one\r\nold two\r\n")
+    await run("edit", { filePath: "win.txt", oldString: "", newString: "new one\nnew two\n" })
+    expect(await readFile(join(project.directory, "win.txt"))).toEqual(
+      Buffer.from("\uFEFFnew one\r\nnew two\r\n"),
+    )
+    await run("edit", { filePath: "win.txt", oldString: "", newString: "\uFEFFagain\n" })
+    expect(await readFile(join(project.directory, "win.txt"))).toEqual(Buffer.from("\uFEFFagain\r\n"))
   })
 
   it("suggests similar names for a missing file", async () => {

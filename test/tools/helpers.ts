@@ -52,6 +52,8 @@ export async function permissionHarness(
     agent: "build",
     abort: new AbortController().signal,
     metadata: async () => {},
+    // As the runtime's tool context does: what `rules` say, without asking.
+    evaluate: async (permission, pattern) => Permission.evaluate(permission, pattern, rules).action,
     ask: async (request) => {
       requests.push({ permission: request.permission, patterns: request.patterns })
       await runtime.permission.ask({

@@ -1,0 +1,58 @@
+import { AbortedError } from "../message/errors.js"
+
+/** A prompt before its message is stored: the signal its wait (the `chat.message` hook) ends on. */
+export type IntakeWait = { signal: AbortSignal; end(): void }
+
+/**
+ * The prompts of each session that have not stored their message yet. No run exists for them,
+ * so cancelling the run alone would leave them waiting (in a `chat.message` hook that never
+ * settles) on an idle session; `cancel` ends their wait, and they store nothing.
+ */
+export function createIntakeWaits(closing: AbortSignal) {
+  const waiting = new Map<string, Set<AbortController>>()
+
+  /**
+   * Aborts on a cancel of the session, on the prompt's own `signal`, or when the runtime closes,
+   * with the reason of whichever came first; `end` once the prompt stores its message or fails.
+   */
+  function enter(sessionID: string, signal?: AbortSignal): IntakeWait {
+    const controller = new AbortController()
+    const sessionWaits = waiting.get(sessionID) ?? new Set()
+    sessionWaits.add(controller)
+    waiting.set(sessionID, sessionWaits)
+    const unlink = [closing, signal].flatMap((source) => (source ? [follow(controller, source)] : []))
+    return {
+      signal: controller.signal,
+      end() {
+        for (const stop of unlink) stop()
+        sessionWaits.delete(controller)
+        if (sessionWaits.size === 0 && waiting.get(sessionID) === sessionWaits) waiting.delete(sessionID)
+      },
+    }
+  }
+
+  /** Ends the waits of the session's prompts; false when none was waiting. */
+  function cancel(sessionID: string): boolean {
+    const sessionWaits = waiting.get(sessionID)
+    for (const controller of sessionWaits ?? [])
+      controller.abort(
+        new AbortedError({ message: "The prompt was cancelled before its message was stored" }),
+      )
+    return sessionWaits !== undefined
+  }
+
+  return { enter, cancel }
+}
+
+export type IntakeWaits = ReturnType<typeof createIntakeWaits>
+
+/** Aborts `controller` when `source` aborts; returns how to stop following it. */
+function follow(controller: AbortController, source: AbortSignal): () => void {
+  if (source.aborted) {
+    controller.abort(source.reason)
+    return () => {}
+  }
+  const onAbort = () => controller.abort(source.reason)
+  source.addEventListener("abort", onAbort, { once: true })
+  return () => source.removeEventListener("abort", onAbort)
+}
