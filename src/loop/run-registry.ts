@@ -1,7 +1,6 @@
 import { UnknownError } from "../message/errors.js"
 import type { WithParts } from "../message/info.js"
-import { StorageClosedError } from "../storage/storage-closed-error.js"
-import { StorageError } from "../storage/storage-error.js"
+import { isStorageFault } from "../storage/storage-fault.js"
 import type { LoopContext } from "./context.js"
 import { executeOwnedRun } from "./owned-run.js"
 import { repairSession, storageFailedMessage } from "./repair.js"
@@ -55,7 +54,7 @@ export function createRunRegistry(context: LoopContext) {
    */
   function storageFailed(sessionID: string, state: RunState) {
     return (error: unknown): never => {
-      if (StorageError.isInstance(error) && !StorageClosedError.isInstance(error)) {
+      if (isStorageFault(error)) {
         state.abort.abort(error)
         context.repaired.delete(sessionID)
         context.storageFailures.set(sessionID, storageFailedMessage(error))

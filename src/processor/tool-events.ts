@@ -1,6 +1,7 @@
 import type { ToolPart } from "../message/part.js"
 import { RejectedError as PermissionRejectedError } from "../permission/errors.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
+import { isStorageFault } from "../storage/storage-fault.js"
 import { errorText, inputRecord, toolResult } from "./parts.js"
 import type { Stream, Turn } from "./turn.js"
 
@@ -34,6 +35,13 @@ export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | unde
     case "tool-result":
       return completeTool(turn, part)
     case "tool-error": {
+      // A tool whose own storage call failed (say, storing its permission request) met the
+      // turn's storage failing: the turn stops as for any failed write, the call left running
+      // for the next read to close as interrupted.
+      if (isStorageFault(part.error)) {
+        turn.writeFailure ??= { error: part.error }
+        return undefined
+      }
       const current = turn.toolPart(part.toolCallId, part.toolName)
       current.state = {
         status: "error",

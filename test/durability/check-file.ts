@@ -66,7 +66,13 @@ export async function checkFile(file: string, acks: Acks, plan: RunPlan): Promis
       // The first read through the runtime is the one that repairs.
       const after = await runtime.session.messages(sessionID)
       const pending = (await runtime.permission.list()).filter((request) => request.sessionID === sessionID)
-      return unrepairedRows(before, after, pending)
+      // A busy trial's child was not killed: its own runtime closed what each failed turn left
+      // open, so the file as it left it must hold nothing unfinished before any repair here.
+      const ownRepair =
+        plan.fault.kind === "busy"
+          ? unrepairedRows([], before, []).map((problem) => `left by the child: ${problem}`)
+          : []
+      return [...ownRepair, ...unrepairedRows(before, after, pending)]
     })
     await step("lost", async () => lostParts(await runtime.session.messages(sessionID), acks))
     await step("cost", async () =>

@@ -4,13 +4,13 @@
  * (acks.ts) until the parent's SIGKILL stops it somewhere.
  */
 import { writeSync } from "node:fs"
-import { createProvider, createRuntime, type Event } from "../../src/index.js"
+import { createProvider, createRuntime, type Event, StorageError } from "../../src/index.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { scriptedModel, testModelInfo } from "../../src/testing/index.js"
 import { line } from "./acks.js"
 import { planRun } from "./plan.js"
 import { probeRules, probeTool, sleep } from "./probe-tool.js"
-import { turnsOf } from "./script.js"
+import { responderOf } from "./script.js"
 import { SlowStorage } from "./slow-storage.js"
 
 const [file, seedText] = process.argv.slice(2)
@@ -23,12 +23,12 @@ const plan = planRun(Number(seedText))
 const print = (text: string) => writeSync(1, `${text}\n`)
 
 const ref = { providerID: testModelInfo.providerID, modelID: testModelInfo.id }
+const model = scriptedModel([], { fallback: responderOf(plan) })
+// A short retry bound (about 0.2 s), so that a lock another process holds longer fails the turn.
+const sqlite = new SqliteStorage(file, { retry: { maxAttempts: 6, maxDelayMs: 40 } })
 const runtime = createRuntime({
-  provider: createProvider({
-    models: [{ ...ref, language: scriptedModel(turnsOf(plan)), info: testModelInfo }],
-    default: ref,
-  }),
-  storage: new SlowStorage(new SqliteStorage(file), plan.writeDelayMs),
+  provider: createProvider({ models: [{ ...ref, language: model, info: testModelInfo }], default: ref }),
+  storage: new SlowStorage(sqlite, plan.writeDelayMs),
   tools: [probeTool],
   permission: probeRules,
   onPermission: async (_request, { signal }) => {
@@ -49,23 +49,42 @@ runtime.events.onAny((event) => {
 })
 
 // A title of our own: no title call takes a scripted turn.
-const session = await runtime.session.create({ title: "Durability trial" })
+const session = await persist(() => runtime.session.create({ title: "Durability trial" }))
 print(line.session(session.id))
 for (const prompt of plan.prompts) {
   await sleep(plan.pauseMs)
-  const user = await runtime.session.prompt({
-    sessionID: session.id,
-    parts: [{ type: "text", text: prompt.question }],
-    noReply: true,
-  })
+  const user = await persist(() =>
+    runtime.session.prompt({
+      sessionID: session.id,
+      parts: [{ type: "text", text: prompt.question }],
+      noReply: true,
+    }),
+  )
   print(line.user(session.id, user.info.id, prompt.index))
-  const answer = await runtime.session.loop(session.id)
+  // A turn that storage failed under goes on with loop(), as a host would once storage works.
+  const answer = await persist(() => runtime.session.loop(session.id))
   if (answer.info.role !== "assistant" || answer.info.error)
     throw new Error(`prompt ${prompt.index + 1} failed: ${JSON.stringify(answer.info)}`)
   print(line.answer(answer.info.id, prompt.index))
 }
 await runtime.close()
 print(line.done())
+
+/**
+ * Runs `call` until it succeeds while storage fails with a StorageError (another process holds the
+ * lock), printing each fault; anything else is a failure of the trial.
+ */
+async function persist<T>(call: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await call()
+    } catch (error) {
+      if (!StorageError.isInstance(error)) throw error
+      print(line.fault(error.data.reason))
+      await sleep(50)
+    }
+  }
+}
 
 /** Where the run is, from the event a write just published; undefined for events not worth a line. */
 function phaseOf(event: Event): string | undefined {

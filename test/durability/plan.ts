@@ -20,6 +20,13 @@ export type RunPlan = {
    * new prompt straight away.
    */
   resume: "loop" | "prompt"
+  /**
+   * The fault the trial meets: a SIGKILL at its kill point, or ("busy") another process taking
+   * the file's write lock at that point for `holdMs`, after which the child, which is not killed,
+   * goes on: a lock outlasting the storage's retry bound fails its turn with a StorageError of
+   * reason busy, and the child continues with `loop()` as a host would.
+   */
+  fault: { kind: "kill" } | { kind: "busy"; holdMs: number }
 }
 
 export type PromptPlan = {
@@ -58,7 +65,10 @@ export function planRun(seed: number): RunPlan {
   })
   const writeDelayMs = between(random, 6, 10)
   const resume = random() < 0.5 ? "loop" : "prompt"
-  return { prompts, pauseMs: 60, gapMs: 25, writeDelayMs, answerDelayMs, resume }
+  const busy = random() < 0.3
+  const holdMs = between(random, 100, 1_200)
+  const fault = busy ? { kind: "busy" as const, holdMs } : { kind: "kill" as const }
+  return { prompts, pauseMs: 60, gapMs: 25, writeDelayMs, answerDelayMs, resume, fault }
 }
 
 export function questionText(index: number): string {

@@ -2,8 +2,10 @@
  * The kill -9 durability trial (issue 12):
  *   npx tsx test/durability/run.ts --trials 200 [--seed N] [--parallel 2] [--duration ms] [--kill-after-line N]
  * Each trial starts a child that runs a streaming, tool-using session on SQLite, kills it with
- * SIGKILL at a random moment, and checks that a new runtime finds every acknowledged write,
- * repairs what was cut off, keeps its totals and continues the session.
+ * SIGKILL at a random moment (or, in about a third of the trials, holds the file's write lock from
+ * this process for a while and lets the child go on), and checks that a new runtime finds every
+ * acknowledged write, repairs what was cut off, keeps its totals and continues the session (half
+ * the trials with loop() first, which must continue a cut turn).
  * Exits 1 when any trial failed. A failed trial is replayed with `--seed <its seed> --trials 1` and
  * either `--duration` (the same kill time) or `--kill-after-line` (the same point in its output).
  */

@@ -1,13 +1,21 @@
-import { type ScriptStep, type StreamChunk, say } from "../../src/testing/index.js"
+import { type CallOptions, type ScriptStep, type StreamChunk, say } from "../../src/testing/index.js"
 import type { PromptPlan, RunPlan } from "./plan.js"
 
 /**
- * The scripted model's turns for a plan: per prompt, a turn that thinks, talks and calls the probe
- * tool, then a turn that thinks and answers. Deltas are spaced by pauses so that a kill can land in
- * the middle of a stream, not only between parts.
+ * The scripted model for a plan, answering by what it is sent: for the latest question, a turn
+ * that thinks, talks and calls the probe tool, then (once tool results came back) a turn that
+ * thinks and answers. Deltas are spaced by pauses so that a fault can land in the middle of a
+ * stream, not only between parts. A step cut by a fault and run again gets the same turn again.
  */
-export function turnsOf(plan: RunPlan): ScriptStep[][] {
-  return plan.prompts.flatMap((prompt) => [toolTurn(plan, prompt), answerTurn(plan, prompt)])
+export function responderOf(plan: RunPlan): (call: CallOptions) => ScriptStep[] {
+  return (call) => {
+    const asked = call.prompt.findLastIndex((message) => message.role === "user")
+    const question = JSON.stringify(call.prompt[asked]?.content ?? "")
+    const prompt = plan.prompts.find((candidate) => question.includes(`Question ${candidate.index + 1}:`))
+    if (!prompt) throw new Error(`the durability model cannot tell which question it was asked: ${question}`)
+    const probed = call.prompt.slice(asked + 1).some((message) => message.role === "tool")
+    return probed ? answerTurn(plan, prompt) : toolTurn(plan, prompt)
+  }
 }
 
 function toolTurn(plan: RunPlan, prompt: PromptPlan): ScriptStep[] {

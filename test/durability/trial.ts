@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseAcks } from "./acks.js"
+import { holdWriteLock } from "./busy-lock.js"
 import { checkFile, type Finding } from "./check-file.js"
 import { describeError } from "./integrity.js"
 import { type ChildCommand, runChild } from "./launch.js"
@@ -21,6 +22,8 @@ export type TrialResult = {
 }
 
 const FINISHED = "child finished before the kill"
+/** A child that is not killed (busy trials) must still finish: no trial may hang the run. */
+const CHILD_DEADLINE_MS = 60_000
 
 /**
  * One trial: a child on a fresh database file, SIGKILLed at `killFraction(seed) × durationMs`
@@ -37,16 +40,29 @@ export async function runTrial(
   const killAtMs = Math.round(killFraction(seed) * durationMs)
   try {
     const file = join(directory, "agentloop.db")
-    const kill = killAfterLine === undefined ? { afterMs: killAtMs } : { afterLine: killAfterLine }
-    const run = await runChild(command, [file, String(seed)], kill)
+    const plan = planRun(seed)
+    const busy = plan.fault.kind === "busy" ? plan.fault : undefined
+    const kill = busy
+      ? { afterMs: CHILD_DEADLINE_MS }
+      : killAfterLine === undefined
+        ? { afterMs: killAtMs }
+        : { afterLine: killAfterLine }
+    const running = runChild(command, [file, String(seed)], kill)
+    // Not killed: another process holds the file's write lock for a while, and the child goes on.
+    if (busy) await holdWriteLock(file, killAtMs, busy.holdMs, CHILD_DEADLINE_MS)
+    const run = await running
     const acks = parseAcks(run.lines)
     const findings: Finding[] =
       !run.killed && run.code !== 0
         ? [{ check: "harness", detail: `the child exited with ${run.code}: ${lastLines(run.stderr)}` }]
-        : await checkFile(file, acks, planRun(seed)).catch((error: unknown) => [
+        : await checkFile(file, acks, plan).catch((error: unknown) => [
             { check: "harness" as const, detail: `the checks crashed: ${describeError(error)}` },
           ])
-    const landed = run.killed ? acks.last : FINISHED
+    const landed = busy
+      ? `busy lock, ${acks.faults.length > 0 ? "past the retry bound: the child went on with loop()" : "within the retry bound"}`
+      : run.killed
+        ? acks.last
+        : FINISHED
     const lines = run.lines.length
     // A replay by lines reports when its kill actually came.
     const killedAt = killAfterLine === undefined ? killAtMs : Math.round(run.elapsedMs)

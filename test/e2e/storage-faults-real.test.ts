@@ -1,0 +1,202 @@
+// Turns meeting real storage faults: a full disk (a 2 MB tmpfs when this process may mount one),
+// a second process holding SQLite's write lock, and PostgreSQL backends terminated mid-turn.
+// Each asserts a named error (or a transparent retry), nothing unfinished once storage
+// recovers, nothing acknowledged lost, and a session that goes on.
+import { spawnSync } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import fs from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import pg from "pg"
+import { afterAll, describe, expect, it } from "vitest"
+import { z } from "zod"
+import { type MessageV2, type Storage, StorageError, Tool } from "../../src/index.js"
+import { PostgresStorage } from "../../src/storage/postgres/index.js"
+import { SqliteStorage } from "../../src/storage/sqlite/index.js"
+import { createTestRuntime, say } from "../../src/testing/index.js"
+import { LockHolder, stallProbe } from "../storage/fault-helpers.js"
+
+const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-turn-faults-"))
+const mountPoint = path.join(directory, "tmpfs")
+const mounted = (() => {
+  if (process.platform !== "linux" || process.getuid?.() !== 0) return false
+  fs.mkdirSync(mountPoint)
+  return spawnSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]).status === 0
+})()
+const pgURL = process.env.AGENTLOOP_PG_URL
+
+afterAll(() => {
+  if (mounted) spawnSync("umount", ["-l", mountPoint])
+  fs.rmSync(directory, { recursive: true, force: true })
+})
+
+/** A tool that does `during` while it runs, then returns `metadata` (large, to need new pages). */
+function faultTool(during: () => Promise<void> | void, metadata: Record<string, unknown> = {}) {
+  return Tool.define("work", {
+    description: "Works",
+    parameters: z.object({}),
+    async execute() {
+      await during()
+      return { title: "worked", output: "worked", metadata }
+    },
+  })
+}
+
+// Priced usage on every step, so a step counted twice would show in the session's cost.
+const usage = say.usage({ input: 1_000, output: 10 })
+const turns = () => [
+  [say.text("Working."), say.toolCall("work", {}), usage],
+  [say.text("Done."), usage],
+  [say.text("Carried on."), usage],
+  [say.text("Still here."), usage],
+]
+
+/** What a turn left open: answers without an end, running tools, text without an end. */
+function unfinished(messages: MessageV2.WithParts[]): string[] {
+  return messages.flatMap((message) => [
+    ...(message.info.role === "assistant" && message.info.time.completed === undefined
+      ? [`${message.info.id} open`]
+      : []),
+    ...message.parts.flatMap((part) =>
+      (part.type === "tool" && (part.state.status === "running" || part.state.status === "pending")) ||
+      ((part.type === "text" || part.type === "reasoning") &&
+        part.time !== undefined &&
+        part.time.end === undefined)
+        ? [`${part.type} ${part.id} open`]
+        : [],
+    ),
+  ])
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected the prompt to reject"),
+    (error: unknown) => error,
+  )
+}
+
+/** After a fault: nothing left open, the acknowledged user message there, and the session goes on. */
+async function recovers(runtime: ReturnType<typeof createTestRuntime>["runtime"], sessionID: string) {
+  const messages = await runtime.session.messages(sessionID)
+  expect(unfinished(messages)).toEqual([])
+  expect(
+    messages.some((message) => message.parts.some((part) => part.type === "text" && part.text === "start")),
+  ).toBe(true)
+  const next = await runtime.session.prompt({ sessionID, parts: [{ type: "text", text: "go on" }] })
+  expect(next.info.role === "assistant" && next.info.error).toBeUndefined()
+  expect(unfinished(await runtime.session.messages(sessionID))).toEqual([])
+}
+
+describe(`a turn on SQLite when the disk fills (${mounted ? "a real 2 MB tmpfs" : "SKIPPED: cannot mount a tmpfs here (needs root)"})`, () => {
+  it.runIf(mounted)(
+    "rejects with a StorageError of reason full, and goes on once there is room",
+    async () => {
+      const filler = path.join(mountPoint, "filler")
+      const fill = () => {
+        const fd = fs.openSync(filler, "w")
+        try {
+          for (;;) fs.writeSync(fd, Buffer.alloc(64 * 1024))
+        } catch (error) {
+          expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC")
+        } finally {
+          fs.closeSync(fd)
+        }
+      }
+      // The tool's result needs pages the full disk cannot give.
+      const big = { blob: "x".repeat(512 * 1024) }
+      const { runtime } = createTestRuntime({
+        storage: new SqliteStorage(path.join(mountPoint, "turn.sqlite")),
+        tools: [faultTool(fill, big)],
+        turns: turns(),
+      })
+      const session = await runtime.session.create({ title: "disk" })
+      const error = await rejection(
+        runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "start" }] }),
+      )
+      expect(StorageError.isInstance(error)).toBe(true)
+      expect((error as StorageError).data).toMatchObject({ reason: "full", retryable: false })
+
+      fs.rmSync(filler)
+      await recovers(runtime, session.id)
+      await runtime.close()
+    },
+    30_000,
+  )
+})
+
+describe("a turn on SQLite while another process holds the write lock", () => {
+  it("rejects with a retryable busy StorageError past the bound, never stalling the process, and goes on", async () => {
+    const file = path.join(directory, "busy.sqlite")
+    let holder: LockHolder | undefined
+    const { runtime } = createTestRuntime({
+      storage: new SqliteStorage(file, { retry: { maxAttempts: 5, maxDelayMs: 20 } }),
+      tools: [
+        faultTool(async () => {
+          holder = new LockHolder(file, "write")
+          await holder.locked()
+        }),
+      ],
+      turns: turns(),
+    })
+    const session = await runtime.session.create({ title: "busy" })
+    const probe = stallProbe()
+    const error = await rejection(
+      runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "start" }] }),
+    )
+    await holder!.release()
+    expect(probe.stop()).toBeLessThan(200)
+    expect(StorageError.isInstance(error)).toBe(true)
+    expect((error as StorageError).data).toMatchObject({ reason: "busy", retryable: true })
+
+    await recovers(runtime, session.id)
+    await runtime.close()
+  }, 30_000)
+})
+
+describe.runIf(pgURL)("a turn on PostgreSQL when its backends are terminated mid-turn", () => {
+  it("retries on new connections: the turn finishes, each write landing once", async () => {
+    const schema = `t_${randomBytes(6).toString("hex")}`
+    const app = `agentloop-${schema}`
+    const admin = new pg.Client({ connectionString: pgURL })
+    await admin.connect()
+    const storage: Storage = new PostgresStorage(
+      { connectionString: pgURL, application_name: app, max: 2 },
+      { schema },
+    )
+    const terminate = async () => {
+      const { rows } = await admin.query<{ done: boolean }>(
+        "SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE application_name = $1",
+        [app],
+      )
+      expect(rows.length).toBeGreaterThan(0)
+    }
+    const { runtime } = createTestRuntime({
+      storage,
+      coordinator: false,
+      tools: [faultTool(terminate)],
+      turns: turns(),
+    })
+    const session = await runtime.session.create({ title: "pg" })
+    const answer = await runtime.session.prompt({
+      sessionID: session.id,
+      parts: [{ type: "text", text: "start" }],
+    })
+    expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
+    const messages = await runtime.session.messages(session.id)
+    expect(unfinished(messages)).toEqual([])
+    const tools = messages.flatMap((message) => message.parts).filter((part) => part.type === "tool")
+    expect(tools).toHaveLength(1)
+    expect(tools[0]?.type === "tool" && tools[0].state.status).toBe("completed")
+    const session2 = await runtime.session.get(session.id)
+    // The step's usage was added once, retry or not.
+    const sum = messages.reduce(
+      (total, message) => total + (message.info.role === "assistant" ? message.info.cost : 0),
+      0,
+    )
+    expect(sum).toBeGreaterThan(0)
+    expect(session2.cost).toBeCloseTo(sum, 10)
+    await runtime.close()
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+    await admin.end()
+  }, 60_000)
+})
