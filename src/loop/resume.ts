@@ -3,6 +3,7 @@ import type { Assistant } from "../message/info.js"
 import type { Part, ToolPart } from "../message/part.js"
 import { CorrectedError, RejectedError as PermissionRejectedError } from "../permission/errors.js"
 import type { Reply, Ruleset } from "../permission/schema.js"
+import { asksForPaths } from "../processor/asks-for-paths.js"
 import { interrupted, STOPPED_TOOL } from "../processor/close.js"
 import { errorText } from "../processor/parts.js"
 import { evaluateUnder } from "../processor/tool-context.js"
@@ -49,7 +50,11 @@ export async function resumeToolCall(
   let blocked = false
   let finished: ToolPart
   try {
-    const { attachments, ...result } = await outcome(deps, input, part)
+    const { attachments, ...result } = await outcome(
+      deps,
+      { ...input, directory: message.info.path.cwd },
+      part,
+    )
     const files = attachments?.map((file) => ({
       ...file,
       id: deps.session.newPartID(input.messageID),
@@ -79,9 +84,18 @@ export async function resumeToolCall(
   return { blocked }
 }
 
+/** A resumed call: where it was, the answer it waited for, and the session's directory. */
+type Resumed = ToolCallRef & {
+  decision: StoredDecision
+  agent: AgentInfo
+  ruleset: Ruleset
+  abort: AbortSignal
+  directory: string
+}
+
 async function outcome(
   deps: Pick<LoopDeps, "session" | "permission" | "tools" | "hooks">,
-  input: ToolCallRef & { decision: StoredDecision; agent: AgentInfo; ruleset: Ruleset; abort: AbortSignal },
+  input: Resumed,
   part: ToolPart,
 ): Promise<Result> {
   const { decision } = input
@@ -113,7 +127,7 @@ async function outcome(
 /** The call's context again; its first ask for the replied permission is the reply itself. */
 function resumedContext(
   deps: Pick<LoopDeps, "session" | "permission">,
-  input: ToolCallRef & { decision: StoredDecision; agent: AgentInfo; ruleset: Ruleset; abort: AbortSignal },
+  input: Resumed,
   part: ToolPart,
 ): Context {
   let replied = false
@@ -124,6 +138,7 @@ function resumedContext(
     callID: input.callID,
     agent: input.agent.name,
     abort: input.abort,
+    directory: input.directory,
     evaluate: evaluateUnder(input.ruleset),
     async metadata(update) {
       if (part.state.status !== "running") return
@@ -131,25 +146,31 @@ function resumedContext(
       await deps.session.updatePart(structuredClone(part))
     },
     async ask(request) {
-      const answered =
-        decision.type === "permission" &&
-        request.permission === decision.permission &&
-        request.patterns.every((pattern) => decision.patterns.includes(pattern))
-      if (answered && !replied) {
-        replied = true
-        return
-      }
-      await deps.permission.ask({
-        sessionID: input.sessionID,
-        permission: request.permission,
-        patterns: request.patterns,
-        always: request.always ?? [],
-        metadata: request.metadata ?? {},
-        tool: { messageID: input.messageID, callID: input.callID },
-        ruleset: input.ruleset,
-        signal: input.abort,
-      })
+      // As the processor's ask: file paths resolved first, each resulting request asked in turn.
+      const asks = request.paths === true ? asksForPaths(request, input.directory) : [request]
+      for (const ask of asks) await askOne(ask)
     },
+  }
+
+  async function askOne(request: Parameters<Context["ask"]>[0]) {
+    const answered =
+      decision.type === "permission" &&
+      request.permission === decision.permission &&
+      request.patterns.every((pattern) => decision.patterns.includes(pattern))
+    if (answered && !replied) {
+      replied = true
+      return
+    }
+    await deps.permission.ask({
+      sessionID: input.sessionID,
+      permission: request.permission,
+      patterns: request.patterns,
+      always: request.always ?? [],
+      metadata: request.metadata ?? {},
+      tool: { messageID: input.messageID, callID: input.callID },
+      ruleset: input.ruleset,
+      signal: input.abort,
+    })
   }
 }
 

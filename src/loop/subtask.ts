@@ -3,7 +3,7 @@ import type { Assistant, User, WithParts } from "../message/info.js"
 import type { SubtaskPart, ToolPart } from "../message/part.js"
 import { interrupted } from "../processor/close.js"
 import { inputRecord } from "../processor/parts.js"
-import { askUnder } from "../processor/tool-context.js"
+import { askUnder, evaluateUnder } from "../processor/tool-context.js"
 import type { Context } from "../tool/tool.js"
 import type { LoopContext } from "./context.js"
 
@@ -61,6 +61,7 @@ export async function runSubtask(
     messageID: assistant.id,
     callID: part.id,
     agent: agent.name,
+    directory: session.directory,
     abort,
     async metadata(update) {
       if (tool.state.status !== "running") return
@@ -72,7 +73,9 @@ export async function runSubtask(
       tool: { messageID: assistant.id, callID: part.id },
       ruleset,
       signal: abort,
+      directory: session.directory,
     }),
+    evaluate: evaluateUnder(ruleset),
   }
   try {
     const result = await deps.runTask(args, toolContext)

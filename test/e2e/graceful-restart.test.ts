@@ -131,4 +131,46 @@ describe("runtime.close() with a turn waiting for a human", () => {
     expect(answer.parts.some((part) => part.type === "text" && part.text === "Pro it is.")).toBe(true)
     await next.close()
   })
+
+  it("resumes a host tool that asks with paths: the reply covers the resolved path", async () => {
+    const read: string[] = []
+    const reader = Tool.define("open_file", {
+      description: "Opens a file",
+      parameters: z.object({ path: z.string() }),
+      async execute({ path }, context) {
+        await context.ask({ permission: "read", patterns: [path], paths: true })
+        read.push(path)
+        return { title: path, output: `opened ${path}`, metadata: {} }
+      },
+    })
+    const rules = [{ permission: "read", pattern: "*", action: "ask" as const }]
+    const first = createTestRuntime({
+      storage: new SqliteStorage(file),
+      tools: [reader],
+      permission: rules,
+      turns: [[say.toolCall("open_file", { path: "./src/../src/a.ts" })]],
+    }).runtime
+    const session = await first.session.create()
+    const asked = new Promise<void>((resolve) => first.events.on("permission.asked", () => resolve()))
+    first.session
+      .prompt({ sessionID: session.id, parts: [{ type: "text", text: "open" }] })
+      .catch(() => undefined)
+    await asked
+    await first.close()
+
+    const { runtime } = createTestRuntime({
+      storage: new SqliteStorage(file),
+      tools: [reader],
+      permission: rules,
+      turns: [[say.text("Opened.")]],
+    })
+    const [request] = await runtime.permission.list()
+    expect(request?.patterns).toEqual(["src/a.ts"])
+    await runtime.permission.reply({ requestID: request!.id, reply: "once" })
+    const answer = await runtime.session.loop(session.id)
+    expect(read).toEqual(["./src/../src/a.ts"])
+    expect(answer.parts.some((part) => part.type === "text" && part.text === "Opened.")).toBe(true)
+    expect(await runtime.permission.list()).toEqual([])
+    await runtime.close()
+  })
 })
