@@ -66,7 +66,10 @@ export function isAssignment(word: Word): boolean {
 export function wrapped(words: readonly Word[]): number | undefined {
   const assignments = leadingAssignments(words, 0)
   if (assignments > 0) return assignments < words.length ? assignments : undefined
-  const wrapper = words[0]?.kind === "literal" ? WRAPPERS[words[0].value] : undefined
+  const first = words[0]
+  // Own keys only: `toString x` or `constructor x` must not find Object's members.
+  const wrapper =
+    first?.kind === "literal" && Object.hasOwn(WRAPPERS, first.value) ? WRAPPERS[first.value] : undefined
   if (!wrapper) return undefined
   let index = skipOptions(words, 1, wrapper.valued)
   if (wrapper.assignments) index = leadingAssignments(words, index)

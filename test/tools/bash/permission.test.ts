@@ -109,6 +109,11 @@ describe("bash permission patterns", () => {
     expect(decide("sudo git push", { "*": "ask", "git *": "allow" })).toBe("ask")
   })
 
+  it("takes no command named after an Object member for a wrapper", () => {
+    expect(ask("toString x").patterns).toEqual(["toString x"])
+    expect(ask("constructor x").always).toEqual(["constructor *"])
+  })
+
   it("normalises whitespace and quoting in the patterns", () => {
     expect(ask("  git   commit\t-m 'fix the  bug'  ").patterns).toEqual(["git commit -m fix the  bug"])
     expect(ask("/bin/rm -rf /").patterns).toEqual(["/bin/rm -rf /", "rm -rf /"])
