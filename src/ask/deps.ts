@@ -22,6 +22,8 @@ export type AskDeps = {
   /**
    * An answer to a request no caller of this runtime waits for: when another process runs the
    * request's session (and so may be waiting for it), sends `message` there and resolves true.
+   * The services record the answer with the request first, for the session's next run to act
+   * on should that process stop before it does.
    */
   forwardElsewhere?: ((message: Forwarded) => Promise<boolean>) | undefined
 }

@@ -42,6 +42,10 @@ export function createAskServices(
       await permission.forgetStored(sessionID)
       await question.forgetStored(sessionID)
     },
+    resumeRecorded: async (sessionID: string) => {
+      await permission.resumeRecorded(sessionID)
+      await question.resumeRecorded(sessionID)
+    },
   }
   return { permission, question, stored }
 }

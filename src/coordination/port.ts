@@ -38,6 +38,10 @@ export interface Coordinator {
   claim(sessionID: string, options: { wait: boolean; signal?: AbortSignal }): Promise<Lease | undefined>
   /** Sends to every other process, in the order of the calls; never back to this one. */
   publish(message: CoordinatorMessage): Promise<void>
-  /** Receives the other processes' messages; returns the unsubscribe function. */
+  /**
+   * Receives the other processes' messages; returns the unsubscribe function. A coordinator whose
+   * link broke may deliver what it missed once the link is back (PostgreSQL's does), late but in
+   * order, except cancels: one that came late could stop a run started since.
+   */
   subscribe(listener: (message: CoordinatorMessage) => void): () => void
 }

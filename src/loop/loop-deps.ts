@@ -59,6 +59,12 @@ export type LoopDeps = {
     storedCalls(sessionID: string): Promise<Set<string>>
     /** Answers "no" to what is stored for the session: a new run moves past it. */
     forgetStored(sessionID: string): Promise<void>
+    /**
+     * Acts on the answers recorded for the session's stored requests (given in one process for
+     * another that stopped before acting on them): their calls join the resumes of the run that
+     * calls it, which owns the session.
+     */
+    resumeRecorded(sessionID: string): Promise<void>
   }
   /** Which session recently stored messages belong to, for a prompt's own messageID. */
   messageOwners?: Pick<MessageOwners, "ownerOf"> | undefined

@@ -10,12 +10,15 @@ import { runUntilAnswered } from "./steps.js"
 
 /**
  * One run of a session: first the tool calls a stopped process left waiting that now have their
- * answer, then (unless the turn still waits) the stored history, repaired, and steps until the
- * latest user message is answered. A cancel while waiting outside a model call (a hook) still
- * ends the turn with an answer.
+ * answer (given to this process, or recorded for one that stopped before acting on it), then
+ * (unless the turn still waits) the stored history, repaired, and steps until the latest user
+ * message is answered. A cancel while waiting outside a model call (a hook) still ends the turn
+ * with an answer.
  */
 export async function executeRun(context: LoopContext, sessionID: string, run: RunState): Promise<WithParts> {
   const { deps } = context
+  // Answers forwarded to a process that stopped before acting on them are acted on here.
+  await deps.asks.resumeRecorded(sessionID)
   // A prompt that joined meanwhile moves the session on, whatever still waits.
   if (run.resumes.length > 0) {
     const held = await finishWaitingCalls(context, sessionID, run)

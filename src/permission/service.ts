@@ -1,3 +1,4 @@
+import { z } from "zod"
 import type { AskDeps } from "../ask/deps.js"
 import { createPendingStore } from "../ask/pending-store.js"
 import { createWaiters } from "../ask/waiters.js"
@@ -14,7 +15,7 @@ import {
   ReplyInput as ReplyInputSchema,
 } from "./input.js"
 import { evaluate } from "./rules.js"
-import { type Reply, Request, type Rule, type Ruleset } from "./schema.js"
+import { Reply, Request, type Rule, type Ruleset } from "./schema.js"
 
 export type PermissionHandler = (
   request: Request,
@@ -31,13 +32,16 @@ export type PermissionDeps = AskDeps & {
   onStoredReply?: ((request: Request, reply: Reply, message: string | undefined) => Promise<void>) | undefined
 }
 
+/** A reply recorded for a request another process waits on (see the pending store's `record`). */
+const RecordedReply = z.object({ reply: Reply, message: z.string().optional() })
+
 export type PermissionService = ReturnType<typeof createPermissionService>
 
 export function createPermissionService(deps: PermissionDeps) {
   const { storage, bus, ids } = deps
   const approvals = createApprovals(storage, deps.approvalScope)
   const waiters = createWaiters<Request, void>()
-  const pending = createPendingStore(storage, "permission/pending/", Request)
+  const pending = createPendingStore(storage, "permission", Request, RecordedReply)
   const rulesOf = new Map<string, Ruleset>()
 
   async function ask(input: AskInput): Promise<void> {
@@ -183,8 +187,26 @@ export function createPermissionService(deps: PermissionDeps) {
       sessionID: request.sessionID,
       input: { requestID, reply: answer, message },
     } as const
-    if (!waiters.has(requestID) && (await deps.forwardElsewhere?.(forward))) return
+    if (!waiters.has(requestID) && deps.forwardElsewhere) {
+      // Recorded before it may go to another process: should that one stop before acting on it,
+      // the session's next run acts on it rather than answering "no".
+      await pending.record(request, { reply: answer, ...(message ? { message } : {}) })
+      if (await deps.forwardElsewhere(forward)) return
+    }
     await answerRequest(request, answer, message)
+  }
+
+  /**
+   * Acts on the replies another process recorded for this session's stored requests, which the
+   * process they went to stopped before acting on: as if they were given here now. Called by the
+   * session's run once it owns the session, so their calls resume in that run.
+   */
+  async function resumeRecorded(sessionID: string): Promise<void> {
+    for (const { request, answer } of await pending.recorded(sessionID)) {
+      // One of them may have answered others (a "no" answers the session's whole batch).
+      if (waiters.has(request.id) || !(await pending.get(request.id))) continue
+      await answerRequest(request, answer.reply, answer.message)
+    }
   }
 
   /** Rejects every waiting request; called by runtime.close() before storage closes. */
@@ -209,7 +231,7 @@ export function createPermissionService(deps: PermissionDeps) {
     return waiters.requests().map((request) => request.sessionID)
   }
 
-  return { ask, list, reply, close, detach, waitingSessions, storedCalls, forgetStored }
+  return { ask, list, reply, close, detach, waitingSessions, storedCalls, forgetStored, resumeRecorded }
 }
 
 function unique(rules: Rule[]): Rule[] {

@@ -1,4 +1,5 @@
-import type { AskDeps } from "../ask/deps.js"
+import { z } from "zod"
+import type { AskDeps, Forwarded } from "../ask/deps.js"
 import { createPendingStore } from "../ask/pending-store.js"
 import { createWaiters } from "../ask/waiters.js"
 import { parseInput } from "../error/invalid-input.js"
@@ -13,7 +14,7 @@ import {
   type ReplyInput,
   ReplyInput as ReplyInputSchema,
 } from "./input.js"
-import { type Answer, Request } from "./schema.js"
+import { Answer, Request } from "./schema.js"
 
 export type QuestionHandler = (
   request: Request,
@@ -34,7 +35,8 @@ export type QuestionService = ReturnType<typeof createQuestionService>
 export function createQuestionService(deps: QuestionDeps) {
   const { storage, bus, ids } = deps
   const waiters = createWaiters<Request, Answer[]>()
-  const pending = createPendingStore(storage, "question/pending/", Request)
+  // A recorded answer of null: the question was dismissed.
+  const pending = createPendingStore(storage, "question", Request, z.array(Answer).nullable())
 
   async function ask(input: AskInput): Promise<Answer[]> {
     deps.assertOpen()
@@ -114,20 +116,40 @@ export function createQuestionService(deps: QuestionDeps) {
       sessionID: request.sessionID,
       input: { requestID, answers },
     } as const
-    if (!waiters.has(requestID) && (await deps.forwardElsewhere?.(forward))) return
-    const orphaned = isOrphaned(request)
-    await answer(request, answers)
-    if (orphaned) await deps.onStoredAnswer?.(request, answers)
+    if (await forwarded(request, forward, answers)) return
+    await answerHere(request, answers)
   }
 
   async function reject(requestID: string): Promise<void> {
     deps.assertOpen()
     const request = await find(parseID("requestID", "question", requestID))
     const forward = { type: "question.reject", sessionID: request.sessionID, requestID: request.id } as const
-    if (!waiters.has(request.id) && (await deps.forwardElsewhere?.(forward))) return
+    if (await forwarded(request, forward, null)) return
+    await answerHere(request, null)
+  }
+
+  /**
+   * Sends the answers (null: dismissed) to the process that runs the session, unless this one
+   * waits for them, runs it, or nobody does. Recorded first (see the permission service's reply).
+   */
+  async function forwarded(request: Request, message: Forwarded, answers: Answer[] | null): Promise<boolean> {
+    if (waiters.has(request.id) || !deps.forwardElsewhere) return false
+    await pending.record(request, answers)
+    return deps.forwardElsewhere(message)
+  }
+
+  /** Answers (null: dismisses) in this process, resuming the tool call of a process that stopped. */
+  async function answerHere(request: Request, answers: Answer[] | null): Promise<void> {
     const orphaned = isOrphaned(request)
-    await dismiss(request, RejectedError.byUser())
-    if (orphaned) await deps.onStoredAnswer?.(request, undefined)
+    if (answers) await answer(request, answers)
+    else await dismiss(request, RejectedError.byUser())
+    if (orphaned) await deps.onStoredAnswer?.(request, answers ?? undefined)
+  }
+
+  /** Acts on the answers another process recorded, as the permission service's `resumeRecorded`. */
+  async function resumeRecorded(sessionID: string): Promise<void> {
+    for (const { request, answer: answers } of await pending.recorded(sessionID))
+      if (!waiters.has(request.id)) await answerHere(request, answers)
   }
 
   function isOrphaned(request: Request): boolean {
@@ -166,7 +188,18 @@ export function createQuestionService(deps: QuestionDeps) {
     return waiters.requests().map((request) => request.sessionID)
   }
 
-  return { ask, list, reply, reject, close, detach, waitingSessions, storedCalls, forgetStored }
+  return {
+    ask,
+    list,
+    reply,
+    reject,
+    close,
+    detach,
+    waitingSessions,
+    storedCalls,
+    forgetStored,
+    resumeRecorded,
+  }
 }
 
 function ignore(): void {}

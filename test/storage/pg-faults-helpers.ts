@@ -1,6 +1,6 @@
 // Helpers of the PostgreSQL fault tests: a cluster of their own that they may stop and restart
-// (the shared one of test/setup serves other test files at the same time), and a TCP proxy that
-// cuts one connection around its COMMIT.
+// (the shared one of test/setup serves other test files at the same time), and TCP proxies that
+// cut one connection around its COMMIT or keep new connections waiting.
 import { execFile, execFileSync, spawnSync } from "node:child_process"
 import { chmodSync, chownSync, mkdtempSync, rmSync } from "node:fs"
 import net from "node:net"
@@ -125,6 +125,55 @@ export async function commitCutter(target: { host: string; port: number }) {
     },
     get cuts() {
       return cuts
+    },
+    close(): Promise<void> {
+      for (const socket of sockets) socket.destroy()
+      return new Promise((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
+/**
+ * A TCP proxy in front of a PostgreSQL server that can keep new connections waiting: from
+ * `hold()` on, a connection is accepted but goes nowhere until `open()`; `hold()` resolves once
+ * one waits. Connections made before `hold()` carry on.
+ */
+export async function connectionGate(target: { host: string; port: number }) {
+  let holding = false
+  let arrived = () => {}
+  const waiting: (() => void)[] = []
+  const sockets = new Set<net.Socket>()
+  const pass = (client: net.Socket) => {
+    const upstream = net.connect(target.port, target.host)
+    sockets.add(upstream)
+    client.pipe(upstream).pipe(client)
+    upstream.on("error", () => undefined)
+    for (const socket of [client, upstream])
+      socket.on("close", () => {
+        sockets.delete(socket)
+        client.destroy()
+        upstream.destroy()
+      })
+  }
+  const server = net.createServer((client) => {
+    sockets.add(client)
+    client.on("error", () => undefined)
+    if (!holding) return pass(client)
+    waiting.push(() => pass(client))
+    arrived()
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    hold(): Promise<void> {
+      holding = true
+      return new Promise((resolve) => {
+        arrived = resolve
+      })
+    },
+    open(): void {
+      holding = false
+      for (const go of waiting.splice(0)) go()
     },
     close(): Promise<void> {
       for (const socket of sockets) socket.destroy()

@@ -66,6 +66,11 @@ class Worker {
     return line.value
   }
 
+  /** Freezes the process (SIGSTOP): its connections, and so its locks, stay open, but it acts on nothing. */
+  pause(): void {
+    this.#child.kill("SIGSTOP")
+  }
+
   kill(): Promise<void> {
     return new Promise((resolve) => {
       this.#child.once("exit", () => resolve())
@@ -161,5 +166,29 @@ suite("runtimes in several processes on one PostgreSQL database", () => {
     await b!.call("reply", { requestID: asked.requestID })
     expect(((await answer) as { texts: string[] }).texts).toEqual(["done"])
     await Promise.all([a!.close(), b!.close()])
+  }, 60_000)
+
+  it("a reply forwarded to an owner killed before it acted on it is acted on by the process that takes over", async () => {
+    const {
+      schema,
+      workers: [a, b],
+    } = await workers(2)
+    const sessionID = (await a!.call("create")) as string
+    void a!.call("prompt", { sessionID, text: "ask" }).catch(() => undefined)
+    const asked = await b!.until((line) => line.event === "asked")
+    // A still owns the session, so B's reply goes to A, which never acts on it.
+    a!.pause()
+    await b!.call("reply", { requestID: asked.requestID })
+    await a!.kill()
+    const continued = (await b!.call("loop", { sessionID })) as { texts: string[]; error?: unknown }
+    expect(continued.error).toBeUndefined()
+    expect(continued.texts).toEqual(["done"])
+    const storage = new PostgresStorage({ connectionString: url }, { schema })
+    const messages = await storage.listMessages(sessionID)
+    const tool = messages.flatMap((message) => message.parts).find((part) => part.type === "tool")
+    expect(tool).toMatchObject({ tool: "gate", state: { status: "completed", output: "through the gate" } })
+    expect(await storage.listValues("permission/")).toEqual([])
+    await storage.close()
+    await b!.close()
   }, 60_000)
 })

@@ -3,15 +3,19 @@ import type pg from "pg"
 import type { Coordinator, CoordinatorMessage, Lease } from "../../coordination/port.js"
 import { createSerialQueue } from "../../util/serial-queue.js"
 import { createListener, type Listener } from "./listener.js"
-import { createOutbox, type Envelope } from "./outbox.js"
+import { createOutbox, type Envelope, isDelta } from "./outbox.js"
 import { createSessionLocks, isSessionLocked, type SessionLocks } from "./session-lock.js"
+
+/** How long an origin (a process) that sent nothing is remembered: twice the table's retention. */
+const FORGET_ORIGIN_MS = 20 * 60_000
 
 /**
  * The coordinator of processes sharing one PostgreSQL database (and schema): ownership of a
  * session is an advisory lock (see session-lock.ts); messages go out in batches with NOTIFY on a
- * channel named after the schema, and batches too long for NOTIFY are stored in
- * `<schema>.coordinator_messages` and fetched by reference (see outbox.ts). Connections are opened when first needed: a runtime that never
- * runs a session opens none but the listener.
+ * channel named after the schema and are kept a while in `<schema>.coordinator_messages` (see
+ * outbox.ts), where batches too long for NOTIFY are fetched by reference and where a listener
+ * that reconnects reads back what it missed. Connections are opened when first needed: a
+ * runtime that never runs a session opens none but the listener.
  */
 export class PostgresCoordinator implements Coordinator {
   readonly #origin = randomUUID()
@@ -24,6 +28,10 @@ export class PostgresCoordinator implements Coordinator {
   readonly #receiving = createSerialQueue()
   readonly #listeners = new Set<(message: CoordinatorMessage) => void>()
   readonly #locks: SessionLocks
+  /** The last stored batch heard from each origin, by its `seq`: what a read-back skips. */
+  readonly #heard = new Map<string, { seq: number; at: number }>()
+  /** Server time of the latest LISTEN: a read-back looks no further back for unknown origins. */
+  #since: string | undefined
   #listener: Listener | undefined
   #closed = false
 
@@ -70,8 +78,12 @@ export class PostgresCoordinator implements Coordinator {
   subscribe(listener: (message: CoordinatorMessage) => void): () => void {
     this.#listeners.add(listener)
     if (!this.#listener && !this.#closed)
-      this.#listener = createListener(this.#config, this.#channel, this.#ready, (payload) =>
-        this.#receive(payload),
+      this.#listener = createListener(
+        this.#config,
+        this.#channel,
+        this.#ready,
+        (payload) => this.#receive(payload),
+        (first) => this.#receiving.run(() => this.#readBack(first)),
       )
     return () => this.#listeners.delete(listener)
   }
@@ -100,12 +112,45 @@ export class PostgresCoordinator implements Coordinator {
     void this.#receiving
       .run(async () => {
         const envelope = JSON.parse(payload) as Envelope
-        if (envelope.origin === this.#origin) return
+        if (envelope.origin === this.#origin || this.#repeated(envelope.origin, envelope.seq)) return
         const messages =
           envelope.messages ?? (envelope.ref === undefined ? [] : await this.#outbox.fetch(envelope.ref))
-        for (const message of messages) for (const listener of this.#listeners) listener(message)
+        this.#deliver(messages)
       })
       .catch(() => undefined)
+  }
+
+  /**
+   * After a LISTEN that follows a break, delivers what the other processes stored meanwhile:
+   * batches after the last heard of their origin, and those of origins not heard since the
+   * previous LISTEN. Streamed deltas were never stored; cancels are left out, as one that comes
+   * late could stop a run started since. Runs in the receiving queue, before what the new
+   * connection hears.
+   */
+  async #readBack(first: boolean): Promise<void> {
+    const now = await this.#outbox.now()
+    if (!first && this.#since !== undefined) {
+      const seen = new Map([...this.#heard].map(([origin, { seq }]) => [origin, seq]))
+      for (const batch of await this.#outbox.missed(this.#since, seen))
+        if (!this.#repeated(batch.origin, batch.seq))
+          this.#deliver(batch.messages.filter((message) => !isDelta(message) && message.type !== "cancel"))
+      for (const [origin, { at }] of this.#heard)
+        if (Date.now() - at > FORGET_ORIGIN_MS) this.#heard.delete(origin)
+    }
+    this.#since = now
+  }
+
+  /** Whether a stored batch was delivered already (read back, then notified too); else notes it. */
+  #repeated(origin: string, seq: number | undefined): boolean {
+    if (seq === undefined) return false
+    const last = this.#heard.get(origin)
+    if (last && seq <= last.seq) return true
+    this.#heard.set(origin, { seq, at: Date.now() })
+    return false
+  }
+
+  #deliver(messages: readonly CoordinatorMessage[]): void {
+    for (const message of messages) for (const listener of this.#listeners) listener(message)
   }
 
   #table(): string {

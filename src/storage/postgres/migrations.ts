@@ -45,6 +45,14 @@ const MIGRATIONS: ((schema: string) => string)[] = [
     CREATE TRIGGER message_stamp BEFORE UPDATE ON "${s}".message FOR EACH ROW EXECUTE FUNCTION "${s}".clear_stamp();
     CREATE TRIGGER part_stamp BEFORE UPDATE ON "${s}".part FOR EACH ROW EXECUTE FUNCTION "${s}".clear_stamp();
   `,
+  // The coordinator's message log (see outbox.ts), which version 1 left to the first long batch
+  // to create: a process whose listener reconnects reads back what it missed.
+  (s) => `
+    CREATE TABLE IF NOT EXISTS "${s}".coordinator_messages (
+      id bigserial PRIMARY KEY, payload text NOT NULL, created timestamptz NOT NULL DEFAULT now());
+    ALTER TABLE "${s}".coordinator_messages ADD COLUMN IF NOT EXISTS origin text, ADD COLUMN IF NOT EXISTS seq bigint;
+    CREATE INDEX IF NOT EXISTS coordinator_messages_created ON "${s}".coordinator_messages (created);
+  `,
 ]
 
 export const LATEST_VERSION = MIGRATIONS.length

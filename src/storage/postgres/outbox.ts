@@ -2,19 +2,31 @@ import type pg from "pg"
 import type { CoordinatorMessage } from "../../coordination/port.js"
 import { createSerialQueue } from "../../util/serial-queue.js"
 
-/** NOTIFY payloads are capped at 8000 bytes; longer batches travel through a table. */
+/** NOTIFY payloads are capped at 8000 bytes; longer batches are read from the table. */
 const NOTIFY_LIMIT = 7_500
-/** How long a long batch stays in its table for the other processes to fetch. */
+/** How long a batch stays in its table: to be fetched by reference, and read back after a reconnect. */
 const KEEP_MESSAGES = "10 minutes"
+/** How often a process deletes the rows older than that. */
+const CLEANUP_EVERY_MS = 60_000
+/** The most batches a reconnected listener reads back (the newest): its work stays bounded. */
+const CATCH_UP_LIMIT = 1_000
 
-/** What one NOTIFY carries: a batch of messages, or a reference to a batch stored in the table. */
-export type Envelope = { origin: string; messages?: CoordinatorMessage[]; ref?: string }
+/**
+ * What one NOTIFY carries: a batch of messages, or a reference to a batch stored in the table;
+ * `seq` numbers the stored batches of one origin, in the order it sent them.
+ */
+export type Envelope = { origin: string; seq?: number; messages?: CoordinatorMessage[]; ref?: string }
+
+/** A stored batch another process sent, read back. */
+export type StoredBatch = { origin: string; seq: number; messages: CoordinatorMessage[] }
 
 /**
  * Sends a process's messages in the order they were published, batching those published while
  * the previous batch was on its way into one NOTIFY (a step publishes a dozen events in a few
- * milliseconds; one round trip each would make the sender the bottleneck). A batch too long for
- * NOTIFY is stored in `table` and sent by reference.
+ * milliseconds; one round trip each would make the sender the bottleneck). Each batch is also
+ * stored in `table`, in the same statement, except streamed deltas (a batch of deltas alone is
+ * not stored): a process whose listening connection was down reads back what it missed
+ * (`missed`). A batch too long for NOTIFY is sent by reference to its row.
  */
 export function createOutbox(options: {
   pool: pg.Pool
@@ -26,27 +38,38 @@ export function createOutbox(options: {
   const { pool, channel, origin, table } = options
   const sending = createSerialQueue()
   let batch: { messages: CoordinatorMessage[]; sent: Promise<void> } | undefined
-  let tableReady: Promise<void> | undefined
+  let seq = 0
+  let cleaned = 0
 
   async function send(messages: CoordinatorMessage[]): Promise<void> {
     await options.ready()
-    const text = JSON.stringify({ origin, messages } satisfies Envelope)
-    if (Buffer.byteLength(text) <= NOTIFY_LIMIT) {
-      await pool.query("SELECT pg_notify($1, $2)", [channel, text])
+    const kept = messages.filter((message) => !isDelta(message))
+    const plain = JSON.stringify({ origin, messages } satisfies Envelope)
+    if (kept.length === 0 && Buffer.byteLength(plain) <= NOTIFY_LIMIT) {
+      await pool.query("SELECT pg_notify($1, $2)", [channel, plain])
       return
     }
-    tableReady ??= pool
-      .query(
-        `CREATE TABLE IF NOT EXISTS ${table} (
-           id bigserial PRIMARY KEY, payload text NOT NULL, created timestamptz NOT NULL DEFAULT now())`,
+    const number = ++seq
+    const text = JSON.stringify({ origin, seq: number, messages } satisfies Envelope)
+    if (Buffer.byteLength(text) <= NOTIFY_LIMIT)
+      await pool.query(
+        `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $5))
+         SELECT pg_notify($1, $2)`,
+        [channel, text, origin, number, JSON.stringify(kept)],
       )
-      .then(() => undefined)
-    await tableReady
-    await pool.query(
-      `WITH stored AS (INSERT INTO ${table} (payload) VALUES ($2) RETURNING id)
-       SELECT pg_notify($1, json_build_object('origin', $3::text, 'ref', id::text)::text) FROM stored`,
-      [channel, JSON.stringify(messages), origin],
-    )
+    else
+      await pool.query(
+        `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $2) RETURNING id)
+         SELECT pg_notify($1, json_build_object('origin', $3::text, 'seq', $4::bigint, 'ref', id::text)::text)
+         FROM stored`,
+        [channel, JSON.stringify(messages), origin, number],
+      )
+    await cleanup()
+  }
+
+  async function cleanup(): Promise<void> {
+    if (Date.now() - cleaned < CLEANUP_EVERY_MS) return
+    cleaned = Date.now()
     await pool.query(`DELETE FROM ${table} WHERE created < now() - interval '${KEEP_MESSAGES}'`)
   }
 
@@ -77,5 +100,35 @@ export function createOutbox(options: {
       ])
       return rows[0] ? (JSON.parse(rows[0].payload) as CoordinatorMessage[]) : []
     },
+    /** The server's clock now, as text that reads back as the same timestamptz. */
+    async now(): Promise<string> {
+      const { rows } = await pool.query<{ now: string }>("SELECT now()::text AS now")
+      return rows[0]!.now
+    },
+    /**
+     * The batches other processes stored since `since` (server time) and after the last one of
+     * their origin in `seen`, in the order they were sent; the newest CATCH_UP_LIMIT of them.
+     */
+    async missed(since: string, seen: ReadonlyMap<string, number>): Promise<StoredBatch[]> {
+      const { rows } = await pool.query<{ origin: string; seq: string; payload: string }>(
+        `SELECT origin, seq::text AS seq, payload FROM (
+           SELECT id, origin, seq, payload FROM ${table}
+           WHERE created >= $1::timestamptz AND origin <> $2
+             AND seq > COALESCE(($3::jsonb ->> origin)::bigint, 0)
+           ORDER BY id DESC LIMIT $4
+         ) newest ORDER BY id`,
+        [since, origin, JSON.stringify(Object.fromEntries(seen)), CATCH_UP_LIMIT],
+      )
+      return rows.map((row) => ({
+        origin: row.origin,
+        seq: Number(row.seq),
+        messages: JSON.parse(row.payload) as CoordinatorMessage[],
+      }))
+    },
   }
+}
+
+/** A streamed delta: never stored, so a process that misses it goes without (the part's update has the text). */
+export function isDelta(message: CoordinatorMessage): boolean {
+  return message.type === "event" && message.event.type === "message.part.delta"
 }
