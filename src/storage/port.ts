@@ -75,8 +75,8 @@ export interface Storage {
   write(writes: readonly StorageWrite[]): Promise<void>
   close(): Promise<void>
   /**
-   * For storage that several processes share (PostgresStorage): what keeps their runtimes
-   * apart. A runtime uses it unless given its own `coordinator`.
+   * For storage that several processes share (PostgresStorage, SqliteStorage): what keeps
+   * their runtimes apart. A runtime uses it unless given its own `coordinator`.
    */
   readonly coordinator?: Coordinator
 }

@@ -216,7 +216,9 @@ async function abandonedWhileAsking(input: {
   asks?: number
   tools?: ReturnType<typeof guarded>[]
 }) {
-  const storage = new SqliteStorage(file)
+  // A stopped process's leases have expired by the time the next runtime looks, and its
+  // coordinator hears nothing: this one, which only pretends to die, holds none.
+  const storage = new SqliteStorage(file, { coordinator: false })
   const state = { dead: false }
   const write = storage.write.bind(storage)
   storage.write = async (batch: readonly StorageWrite[]) => {

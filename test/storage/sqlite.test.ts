@@ -155,7 +155,15 @@ describe("SqliteStorage", () => {
         .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
         .pluck()
         .all()
-      expect(names).toEqual(["kv", "message", "part", "session"])
+      expect(names).toEqual([
+        "coordinator_message",
+        "kv",
+        "lease",
+        "message",
+        "part",
+        "session",
+        "sqlite_sequence",
+      ])
     } finally {
       db.close()
     }

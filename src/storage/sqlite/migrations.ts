@@ -62,6 +62,27 @@ export const migrations: readonly string[] = [
   WHEN NEW.stamp IS OLD.stamp
   BEGIN UPDATE part SET stamp = NULL WHERE rowid = NEW.rowid; END;
   `,
+  // SqliteCoordinator (coordinator.ts): who runs which session, and the messages processes send
+  // each other. A lease names its owner (one per SqliteStorage) and its token (one per claim, so
+  // that a late release or renewal of an old claim leaves a newer one alone); expires_at is epoch
+  // ms, and a lease past it is free. No foreign key: a session is claimed before it is removed.
+  // Message IDs never go back (AUTOINCREMENT), so a reader's "after the last ID I saw" holds
+  // across the trimming of old messages.
+  `
+  CREATE TABLE lease (
+    session_id TEXT PRIMARY KEY NOT NULL,
+    owner TEXT NOT NULL,
+    token TEXT NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE coordinator_message (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    origin TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created INTEGER NOT NULL
+  );
+  `,
 ]
 
 export const LATEST_VERSION = migrations.length

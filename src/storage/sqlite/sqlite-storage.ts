@@ -13,6 +13,8 @@ import { decodeValue, readJsonRow, requireString, rowStamp, validateWrites } fro
 import { StorageError } from "../storage-error.js"
 import { applyWrite, requireSession } from "./apply-write.js"
 import { Connection, closedError } from "./connection.js"
+import { SqliteCoordinator } from "./coordinator.js"
+import { coordinatorPolicy, type SqliteCoordinatorOptions } from "./coordinator-options.js"
 import { openDatabase, type SqliteDatabase } from "./driver.js"
 import { sqliteFault } from "./faults.js"
 import { prefixEnd } from "./prefix-end.js"
@@ -29,6 +31,13 @@ export type SqliteStorageOptions = {
    * `maxDelayMs`. Default `{ maxAttempts: 60, maxDelayMs: 100 }`: about 5 s in all.
    */
   retry?: StorageRetryOptions
+  /**
+   * Whether runtimes of several processes on this file stay out of each other's way (see
+   * docs/scaling.md): `storage.coordinator`, which a runtime uses. Default true, with the
+   * defaults of SqliteCoordinatorOptions; false for a host sure to be alone with the file. A
+   * ":memory:" database has none unless asked: no other process can open it.
+   */
+  coordinator?: boolean | SqliteCoordinatorOptions
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 60, maxDelayMs: 100, firstDelayMs: 2 }
@@ -55,6 +64,11 @@ type ValueRow = { key: string; value: string }
  * alone; rows without it (another writer's, an older version's) are validated on read.
  */
 export class SqliteStorage implements Storage {
+  /**
+   * One session's run in one process at a time, across the processes on this file; undefined
+   * with `coordinator: false`, and for ":memory:" unless asked for.
+   */
+  readonly coordinator: SqliteCoordinator | undefined
   readonly #connection: Connection
   readonly #stamp = rowStamp()
   readonly #waits = createWaits()
@@ -69,6 +83,10 @@ export class SqliteStorage implements Storage {
 
   constructor(pathOrDatabase: string | SqliteDatabase, options: SqliteStorageOptions = {}) {
     const policy = retryPolicy("SqliteStorage", options.retry, DEFAULT_RETRY)
+    const shared = coordinatorPolicy(
+      options.coordinator,
+      typeof pathOrDatabase === "string" ? pathOrDatabase : undefined,
+    )
     this.#retrying = {
       policy,
       classify: sqliteFault,
@@ -78,6 +96,12 @@ export class SqliteStorage implements Storage {
     const opened = typeof pathOrDatabase === "string"
     const db = opened ? openDatabase(pathOrDatabase) : pathOrDatabase
     this.#connection = new Connection(db)
+    this.coordinator =
+      shared &&
+      new SqliteCoordinator({
+        attempt: (body) => this.#attempt(() => body(this.#connection)),
+        policy: shared,
+      })
     try {
       configure(db)
     } catch (error) {
@@ -163,6 +187,7 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
+    await this.coordinator?.close()
     this.#waits.close()
     this.#connection.close()
   }

@@ -56,6 +56,19 @@ export const SQL = {
   putValue:
     "INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
   removeValue: "DELETE FROM kv WHERE key = ?",
+  // SqliteCoordinator's (see lease-rows.ts and migration 3).
+  getLease: "SELECT owner, token, expires_at FROM lease WHERE session_id = ?",
+  putLease:
+    "INSERT INTO lease (session_id, owner, token, expires_at) VALUES (?, ?, ?, ?) " +
+    "ON CONFLICT (session_id) DO UPDATE SET owner = excluded.owner, token = excluded.token, " +
+    "expires_at = excluded.expires_at",
+  renewLease: "UPDATE lease SET expires_at = ? WHERE session_id = ? AND token = ?",
+  removeLease: "DELETE FROM lease WHERE session_id = ? AND token = ?",
+  putCoordinatorMessage: "INSERT INTO coordinator_message (origin, payload, created) VALUES (?, ?, ?)",
+  trimCoordinatorMessages: "DELETE FROM coordinator_message WHERE created < ?",
+  lastCoordinatorMessage: "SELECT max(id) AS id FROM coordinator_message",
+  coordinatorMessagesAfter:
+    "SELECT id, origin, payload, created FROM coordinator_message WHERE id > ? ORDER BY id LIMIT ?",
 } as const
 
 export type Sql = (typeof SQL)[keyof typeof SQL]

@@ -18,7 +18,8 @@ const guarded = Tool.define("guarded", {
 })
 
 const { runtime } = createTestRuntime({
-  storage: new SqliteStorage(file),
+  // Killed mid-turn: a short lease, so that the next runtime need not wait long for it to expire.
+  storage: new SqliteStorage(file, { coordinator: { leaseMs: 500 } }),
   tools: [guarded],
   permission: [{ permission: "guarded", pattern: "*", action: "ask" }],
   turns: [[say.text("Writing it."), say.toolCall("guarded", { note: "hello" })]],

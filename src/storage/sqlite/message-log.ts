@@ -1,0 +1,114 @@
+import type { CoordinatorMessage } from "../../coordination/port.js"
+import { createSerialQueue } from "../../util/serial-queue.js"
+import type { CoordinatorPolicy } from "./coordinator-options.js"
+import { type Attempt, lastMessageID, messagesAfter, putMessage } from "./lease-rows.js"
+
+/** How long a message stays stored for the other processes to read. */
+const KEEP_MESSAGES_MS = 60_000
+/** Messages read per look; more wait for the next one. */
+const READ_BATCH = 500
+/**
+ * A cancel read later than this after it was sent is dropped (as the port allows): this process
+ * was stalled or could not read, and coming late it could stop a run started since.
+ */
+const LATE_CANCEL_MS = 2_000
+
+/**
+ * The messages processes on one SQLite file send each other, as rows of `coordinator_message`:
+ * a publish is one write (in the order of the calls), and each subscribed process reads the rows
+ * after the last one it saw every `pollMs`. Rows older than a minute are deleted by the next
+ * publish, so a process that stops reading for longer misses what was sent meanwhile.
+ *
+ * Events are not sent: a step publishes dozens (every streamed delta is one), and a write each
+ * would make streaming cost writes, in a process alone with its file too. So only prompts,
+ * cancels and answers travel, which people cause one at a time (see docs/scaling.md).
+ */
+export function createMessageLog(options: { attempt: Attempt; policy: CoordinatorPolicy; origin: string }) {
+  const { attempt, policy, origin } = options
+  const listeners = new Set<(message: CoordinatorMessage) => void>()
+  const sending = createSerialQueue()
+  let cursor: number | undefined
+  let timer: NodeJS.Timeout | undefined
+  let closed = false
+  let heard!: () => void
+  const listening = new Promise<void>((resolve) => {
+    heard = resolve
+  })
+
+  /** One look: the first sets where reading starts, the next deliver what came since. */
+  async function read(): Promise<void> {
+    try {
+      const rows = await attempt((db) => {
+        if (cursor !== undefined) return messagesAfter(db, cursor, READ_BATCH)
+        cursor = lastMessageID(db)
+        heard()
+        return []
+      })
+      const late = Date.now() - LATE_CANCEL_MS
+      for (const row of rows) {
+        cursor = Number(row.id)
+        if (row.origin !== origin) deliver(row.payload, Number(row.created) < late)
+      }
+    } catch {
+      // The next look tries again from the same place.
+    }
+  }
+
+  function deliver(payload: string, late: boolean): void {
+    let message: CoordinatorMessage
+    try {
+      message = JSON.parse(payload) as CoordinatorMessage
+    } catch {
+      return
+    }
+    if (late && message.type === "cancel") return
+    for (const listener of listeners) {
+      try {
+        listener(message)
+      } catch {
+        // One listener's failure is its own; the others and the next messages still arrive.
+      }
+    }
+  }
+
+  function schedule(): void {
+    timer = setTimeout(() => {
+      void read().finally(() => {
+        timer = undefined
+        if (listeners.size > 0 && !closed) schedule()
+      })
+    }, policy.pollMs)
+    // Reading never keeps the process alive.
+    timer.unref()
+  }
+
+  return {
+    /** Resolves once the next message the others publish will be delivered. */
+    listening,
+    publish(message: CoordinatorMessage): Promise<void> {
+      if (closed || message.type === "event") return Promise.resolve()
+      return sending.run(async () => {
+        await attempt((db) => putMessage(db, origin, message, KEEP_MESSAGES_MS))
+      })
+    },
+    subscribe(listener: (message: CoordinatorMessage) => void): () => void {
+      listeners.add(listener)
+      if (!timer && !closed) {
+        // Where reading starts is set now (the common case runs synchronously), so messages
+        // published after subscribe returns are delivered.
+        if (cursor === undefined) void read()
+        schedule()
+      }
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    /** Stops reading; resolves once what was published before is stored (or failed). */
+    async close(): Promise<void> {
+      closed = true
+      clearTimeout(timer)
+      timer = undefined
+      await sending.run(async () => {})
+    },
+  }
+}

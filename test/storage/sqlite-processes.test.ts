@@ -1,0 +1,184 @@
+// Runtimes in several real processes on one SQLite file (test/fixtures/sqlite-worker.ts).
+// AGENTLOOP_SQLITE_COORDINATOR=false runs the workers without a coordinator, as SqliteStorage
+// was before it had one: the first test then sees overlapping model calls.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { createInterface } from "node:readline"
+import { fileURLToPath } from "node:url"
+import { afterAll, describe, expect, it } from "vitest"
+import { type SqliteCoordinatorOptions, SqliteStorage } from "../../src/storage/sqlite/index.js"
+
+const workerFile = fileURLToPath(new URL("../fixtures/sqlite-worker.ts", import.meta.url))
+const directory = mkdtempSync(join(tmpdir(), "agentloop-processes-"))
+const running = new Set<ChildProcessWithoutNullStreams>()
+const coordinatorFromEnv = process.env.AGENTLOOP_SQLITE_COORDINATOR
+
+type Line = {
+  id?: number
+  ok?: boolean
+  value?: unknown
+  error?: string
+  event?: string
+  [key: string]: unknown
+}
+type Answer = { id: string; texts: string[]; error?: { name: string; data: { message?: string } } }
+
+/** One worker process: commands in, answers and events out. */
+class Worker {
+  readonly events: Line[] = []
+  readonly #child: ChildProcessWithoutNullStreams
+  readonly #pending = new Map<number, (line: Line) => void>()
+  readonly #watchers = new Set<() => void>()
+  #next = 0
+
+  constructor(env: Record<string, string>) {
+    this.#child = spawn(process.execPath, ["--import", "tsx", workerFile], {
+      env: { ...process.env, ...env },
+    })
+    running.add(this.#child)
+    this.#child.on("exit", () => running.delete(this.#child))
+    this.#child.stderr.on("data", (chunk) => process.stderr.write(chunk))
+    createInterface({ input: this.#child.stdout }).on("line", (text) => {
+      const line = JSON.parse(text) as Line
+      if (line.id !== undefined) this.#pending.get(line.id)?.(line)
+      else this.events.push(line)
+      for (const watcher of this.#watchers) watcher()
+    })
+  }
+
+  /** Resolves when an event matching `test` has arrived (or had already). */
+  until(test: (line: Line) => boolean): Promise<Line> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const found = this.events.find(test)
+        if (!found) return
+        this.#watchers.delete(check)
+        resolve(found)
+      }
+      this.#watchers.add(check)
+      check()
+    })
+  }
+
+  async call<T = unknown>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+    const id = this.#next++
+    const answer = new Promise<Line>((resolve) => this.#pending.set(id, resolve))
+    this.#child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`)
+    const line = await answer
+    if (!line.ok) throw new Error(`worker ${op}: ${line.error}`)
+    return line.value as T
+  }
+
+  kill(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#child.once("exit", () => resolve())
+      this.#child.kill("SIGKILL")
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.call("close")
+    this.#child.stdin.end()
+  }
+}
+
+let files = 0
+async function workers(count: number, coordinator: boolean | SqliteCoordinatorOptions = true) {
+  const file = join(directory, `shared-${++files}.db`)
+  const env = {
+    AGENTLOOP_SQLITE_FILE: file,
+    AGENTLOOP_SQLITE_OVERLAP: join(directory, `calls-${files}.db`),
+    AGENTLOOP_SQLITE_COORDINATOR: coordinatorFromEnv ?? JSON.stringify(coordinator),
+  }
+  const started = Array.from({ length: count }, () => new Worker(env))
+  await Promise.all(started.map((worker) => worker.until((line) => line.event === "ready")))
+  return { file, workers: started }
+}
+
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL")
+  rmSync(directory, { recursive: true, force: true })
+})
+
+describe("runtimes in several processes on one SQLite file", () => {
+  it("2 processes × 20 prompts to one session never run two model calls at once", async () => {
+    const {
+      file,
+      workers: [a, b],
+    } = await workers(2)
+    const sessionID = await a!.call<string>("create")
+    const prompts = Array.from({ length: 40 }, (_, index) =>
+      (index % 2 === 0 ? a! : b!).call<Answer>("prompt", { sessionID, text: `prompt ${index}` }),
+    )
+    const answers = await Promise.all(prompts)
+    for (const answer of answers) expect(answer.texts).toEqual(["ok"])
+    expect([...a!.events, ...b!.events].filter((line) => line.event === "overlap")).toEqual([])
+    const storage = new SqliteStorage(file, { coordinator: false })
+    const messages = await storage.listMessages(sessionID)
+    expect(messages.filter((message) => message.info.role === "user")).toHaveLength(40)
+    expect(messages.at(-1)!.info.role).toBe("assistant")
+    await storage.close()
+    await Promise.all([a!.close(), b!.close()])
+  }, 120_000)
+
+  it("when the owner is killed mid-tool, another process takes the session over once its lease expires", async () => {
+    const {
+      file,
+      workers: [a, b],
+    } = await workers(2, { leaseMs: 1_000 })
+    const sessionID = await a!.call<string>("create")
+    void a!.call("prompt", { sessionID, text: "block" }).catch(() => undefined)
+    await a!.until((line) => line.event === "tool-started")
+    await a!.kill()
+    // B's loop waits until the dead owner's lease expires, then closes the cut-off turn as a
+    // cancel would (the durability rules) and continues it with a new step.
+    const continued = await b!.call<Answer>("loop", { sessionID })
+    expect(continued.error).toBeUndefined()
+    expect(continued.texts).toEqual(["done"])
+    expect((await b!.call<Answer>("prompt", { sessionID, text: "go on" })).texts).toEqual(["ok"])
+    const storage = new SqliteStorage(file, { coordinator: false })
+    const messages = await storage.listMessages(sessionID)
+    const cut = messages.find((message) => message.parts.some((part) => part.type === "tool"))
+    expect(cut?.info).toMatchObject({
+      error: { name: "AbortedError", data: { message: expect.stringContaining("stopped") } },
+    })
+    expect(cut?.parts.find((part) => part.type === "tool")).toMatchObject({
+      tool: "block",
+      state: { status: "error", metadata: { interrupted: true } },
+    })
+    await storage.close()
+    await b!.close()
+  }, 60_000)
+
+  it("reads in another process are never refused while one runs the session; a cancel there stops it", async () => {
+    const {
+      workers: [a, b],
+    } = await workers(2, { leaseMs: 1_000 })
+    const sessionID = await a!.call<string>("create")
+    const running = a!.call<Answer>("prompt", { sessionID, text: "block" })
+    await a!.until((line) => line.event === "tool-started")
+    for (let round = 0; round < 20; round++) {
+      const read = await b!.call<{ messages: number; listed: number; tools: string[] }>("read", { sessionID })
+      // A's turn, as A left it so far: B does not repair what the owner is still running.
+      expect(read).toMatchObject({ messages: 2, listed: 1, tools: ["running"] })
+    }
+    await b!.call("cancel", { sessionID })
+    expect((await running).error).toMatchObject({ name: "AbortedError" })
+    await Promise.all([a!.close(), b!.close()])
+  }, 60_000)
+
+  it("a permission asked in one process is answered in another, and the run goes on", async () => {
+    const {
+      workers: [a, b],
+    } = await workers(2)
+    const sessionID = await a!.call<string>("create")
+    const answer = a!.call<Answer>("prompt", { sessionID, text: "ask" })
+    // Events stay in their process: A says what it asked, and B answers it through the file.
+    const asked = await a!.until((line) => line.event === "asked")
+    await b!.call("reply", { requestID: asked.requestID })
+    expect((await answer).texts).toEqual(["done"])
+    await Promise.all([a!.close(), b!.close()])
+  }, 60_000)
+})
