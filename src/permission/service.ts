@@ -90,12 +90,20 @@ export function createPermissionService(deps: PermissionDeps) {
     try {
       answer = HandlerAnswer.parse(await handler(request, { signal }))
     } catch (error) {
-      if (waiters.has(request.id)) await settle(request.id, "reject", RejectedError.handlerFailed(error))
+      if (waiters.has(request.id))
+        await settle(request.id, "reject", RejectedError.handlerFailed(error)).catch(ignore)
       return
     }
     if (!waiters.has(request.id)) return
     const { reply, message } = typeof answer === "string" ? { reply: answer, message: undefined } : answer
-    await answerRequest(request, reply, message)
+    try {
+      await answerRequest(request, reply, message)
+    } catch (error) {
+      // Storage failed while recording the answer (an approval, the request's removal): the
+      // call fails with that error, which stops its turn; the request stays for the next run.
+      rulesOf.delete(request.id)
+      waiters.take(request.id)?.reject(error instanceof Error ? error : new Error(String(error)))
+    }
   }
 
   /** Ends one waiting request: removes it from storage, publishes the reply, settles the caller. */

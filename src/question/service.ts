@@ -73,15 +73,20 @@ export function createQuestionService(deps: QuestionDeps) {
       checkAnswers(request.questions, answers)
       await answer(request, answers)
     } catch (error) {
-      if (waiters.has(request.id)) await dismiss(request, RejectedError.handlerFailed(error))
+      // A storage failure after the answer was taken has settled the caller already (answer).
+      if (waiters.has(request.id)) await dismiss(request, RejectedError.handlerFailed(error)).catch(ignore)
     }
   }
 
+  /** The caller gets the answers even when removing the stored question fails (it then stays listed). */
   async function answer(request: Request, answers: Answer[]) {
     const waiter = waiters.take(request.id)
-    await pending.remove(request.id)
-    bus.publish("question.replied", { sessionID: request.sessionID, requestID: request.id, answers })
-    waiter?.resolve(answers)
+    try {
+      await pending.remove(request.id)
+    } finally {
+      bus.publish("question.replied", { sessionID: request.sessionID, requestID: request.id, answers })
+      waiter?.resolve(answers)
+    }
   }
 
   async function dismiss(request: Request, error: Error) {

@@ -126,6 +126,61 @@ describe("a storage write that fails mid-turn", () => {
     },
   )
 
+  it.each([
+    [
+      "the approval an always records",
+      "always" as const,
+      (write: StorageWrite) => write.type === "value.put" && write.key.startsWith("permission/approved"),
+    ],
+    [
+      "the answered request's removal",
+      "once" as const,
+      (write: StorageWrite) => write.type === "value.remove" && write.key.startsWith("permission/pending/"),
+    ],
+  ])(
+    "fails on %s, answered by the host's handler: no unhandled rejection, nothing unfinished, the session goes on",
+    async (_, reply, fault) => {
+      const storage = new FaultyStorage()
+      const guarded = Tool.define("guarded", {
+        description: "Asks first",
+        parameters: z.object({}),
+        async execute(_args, context) {
+          await context.ask({ permission: "guarded", patterns: ["x"], always: ["x"] })
+          return { title: "ran", output: "ran", metadata: {} }
+        },
+      })
+      const { runtime } = createTestRuntime({
+        storage,
+        tools: [guarded],
+        permission: [{ permission: "guarded", pattern: "*", action: "ask" }],
+        onPermission: async () => reply,
+        turns: [[say.toolCall("guarded", {})], [say.text("Ran.")], [say.text("Again.")]],
+      })
+      const session = await runtime.session.create()
+      let once = true
+      storage.failing = (writes) => {
+        if (!once || !writes.some(fault)) return false
+        once = false
+        return true
+      }
+      // Either the turn stops with the storage error, or (the answer taken before the failed
+      // removal) it goes on; what matters is that the failure surfaces nowhere unhandled.
+      await runtime.session
+        .prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
+        .catch((error: unknown) => {
+          expect(StorageError.isInstance(error)).toBe(true)
+        })
+      expect(storage.failures).toBe(1)
+      expect(unfinished(await runtime.session.messages(session.id))).toEqual([])
+      const answer = await runtime.session.prompt({
+        sessionID: session.id,
+        parts: [{ type: "text", text: "again" }],
+      })
+      expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
+      await runtime.close()
+    },
+  )
+
   it("leaves nothing unfinished for a fresh runtime on the same storage either", async () => {
     const storage = new FaultyStorage()
     const first = createTestRuntime({
