@@ -24,7 +24,10 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
     const held = await finishWaitingCalls(context, sessionID, run)
     if (held && run.incoming.length === 0) return held
   }
-  if (run.holdForAnswers && (await deps.asks.storedCalls(sessionID)).size > 0) {
+  // Requests left by this process's own turn that storage failed under wait for no one: their
+  // answer was given here and could not be recorded, or their caller is gone. The run moves on.
+  const failedHere = context.storageFailures.has(sessionID)
+  if (run.holdForAnswers && !failedHere && (await deps.asks.storedCalls(sessionID)).size > 0) {
     const [latest] = await deps.storage.listMessages(sessionID, { limit: 1 })
     if (latest && run.incoming.length === 0) return latest
   }
