@@ -8,13 +8,15 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { z } from "zod"
 import { type MessageV2, type Storage, StorageError, Tool } from "../../src/index.js"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
+import { findPostgres } from "../setup/pg-cluster.js"
 import { LockHolder, stallProbe } from "../storage/fault-helpers.js"
+import { type OwnCluster, ownCluster } from "../storage/pg-faults-helpers.js"
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-turn-faults-"))
 const mountPoint = path.join(directory, "tmpfs")
@@ -24,6 +26,7 @@ const mounted = (() => {
   return spawnSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]).status === 0
 })()
 const pgURL = process.env.AGENTLOOP_PG_URL
+const bin = findPostgres()
 
 afterAll(() => {
   if (mounted) spawnSync("umount", ["-l", mountPoint])
@@ -200,3 +203,41 @@ describe.runIf(pgURL)("a turn on PostgreSQL when its backends are terminated mid
     await admin.end()
   }, 60_000)
 })
+
+describe.runIf(bin)(
+  "a turn on PostgreSQL when its server restarts mid-turn (a cluster of this file's own)",
+  () => {
+    let cluster: OwnCluster
+    beforeAll(async () => {
+      cluster = await ownCluster(bin!)
+    }, 60_000)
+    afterAll(() => cluster?.remove())
+
+    it("waits through the restart: the turn finishes, nothing unfinished, the cost counted once", async () => {
+      const schema = `r_${randomBytes(6).toString("hex")}`
+      const storage = new PostgresStorage({ connectionString: cluster.url, max: 2 }, { schema })
+      const { runtime } = createTestRuntime({
+        storage,
+        coordinator: false,
+        tools: [faultTool(() => cluster.restart())],
+        turns: turns(),
+      })
+      const session = await runtime.session.create({ title: "restart" })
+      const answer = await runtime.session.prompt({
+        sessionID: session.id,
+        parts: [{ type: "text", text: "start" }],
+      })
+      expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
+      const messages = await runtime.session.messages(session.id)
+      expect(unfinished(messages)).toEqual([])
+      const sum = messages.reduce(
+        (total, message) => total + (message.info.role === "assistant" ? message.info.cost : 0),
+        0,
+      )
+      expect(sum).toBeGreaterThan(0)
+      expect((await runtime.session.get(session.id)).cost).toBeCloseTo(sum, 10)
+      await recovers(runtime, session.id)
+      await runtime.close()
+    }, 60_000)
+  },
+)
