@@ -10,6 +10,16 @@ export type IntakeWait = { signal: AbortSignal; end(): void }
  */
 export function createIntakeWaits(closing: AbortSignal) {
   const waiting = new Map<string, Set<AbortController>>()
+  // One listener for all of them: a busy server has many prompts in intake at once, and a
+  // listener each on this one signal would pile up.
+  closing.addEventListener(
+    "abort",
+    () => {
+      for (const sessionWaits of waiting.values())
+        for (const controller of sessionWaits) controller.abort(closing.reason)
+    },
+    { once: true },
+  )
 
   /**
    * Aborts on a cancel of the session, on the prompt's own `signal`, or when the runtime closes,
@@ -20,7 +30,8 @@ export function createIntakeWaits(closing: AbortSignal) {
     const sessionWaits = waiting.get(sessionID) ?? new Set()
     sessionWaits.add(controller)
     waiting.set(sessionID, sessionWaits)
-    const unlink = [closing, signal].flatMap((source) => (source ? [follow(controller, source)] : []))
+    if (closing.aborted) controller.abort(closing.reason)
+    const unlink = signal ? [follow(controller, signal)] : []
     return {
       signal: controller.signal,
       end() {

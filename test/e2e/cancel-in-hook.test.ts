@@ -107,3 +107,40 @@ describe("cancel while a prompt waits in a chat.message hook", () => {
     expect(await runtime.session.messages(session.id)).toEqual([])
   })
 })
+
+describe("many prompts in chat.message hooks at once", () => {
+  it("add no listener each to one shared signal (no MaxListenersExceededWarning)", async () => {
+    const warnings: string[] = []
+    const onWarning = (warning: Error) => warnings.push(warning.name)
+    process.on("warning", onWarning)
+    let release: () => void = () => {}
+    const released = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let waiting = 0
+    const { runtime } = createTestRuntime({
+      turns: Array.from({ length: 15 }, () => [say.text("ok")]),
+      hooks: {
+        "chat.message": async () => {
+          waiting++
+          await released
+        },
+      },
+    })
+    try {
+      const sessions = await Promise.all(Array.from({ length: 15 }, () => runtime.session.create()))
+      const prompts = sessions.map((session) =>
+        runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "hi" }] }),
+      )
+      while (waiting < sessions.length) await new Promise((resolve) => setImmediate(resolve))
+      // A warning is emitted on the next tick after the listener that crossed the limit.
+      await new Promise((resolve) => setImmediate(resolve))
+      release()
+      await within(Promise.all(prompts))
+      expect(warnings).not.toContain("MaxListenersExceededWarning")
+    } finally {
+      process.off("warning", onWarning)
+      await runtime.close()
+    }
+  })
+})
