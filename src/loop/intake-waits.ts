@@ -1,4 +1,5 @@
 import { AbortedError } from "../message/errors.js"
+import { createAbortGroup } from "../util/abort-group.js"
 
 /** A prompt before its message is stored: the signal its wait (the `chat.message` hook) ends on. */
 export type IntakeWait = { signal: AbortSignal; end(): void }
@@ -10,28 +11,18 @@ export type IntakeWait = { signal: AbortSignal; end(): void }
  */
 export function createIntakeWaits(closing: AbortSignal) {
   const waiting = new Map<string, Set<AbortController>>()
-  // One listener for all of them: a busy server has many prompts in intake at once, and a
-  // listener each on this one signal would pile up.
-  closing.addEventListener(
-    "abort",
-    () => {
-      for (const sessionWaits of waiting.values())
-        for (const controller of sessionWaits) controller.abort(closing.reason)
-    },
-    { once: true },
-  )
+  const closed = createAbortGroup(closing)
 
   /**
    * Aborts on a cancel of the session, on the prompt's own `signal`, or when the runtime closes,
    * with the reason of whichever came first; `end` once the prompt stores its message or fails.
    */
   function enter(sessionID: string, signal?: AbortSignal): IntakeWait {
-    const controller = new AbortController()
+    const { controller, leave } = closed.join()
     const sessionWaits = waiting.get(sessionID) ?? new Set()
     sessionWaits.add(controller)
     waiting.set(sessionID, sessionWaits)
-    if (closing.aborted) controller.abort(closing.reason)
-    const unlink = signal ? [follow(controller, signal)] : []
+    const unlink = signal ? [follow(controller, signal), leave] : [leave]
     return {
       signal: controller.signal,
       end() {

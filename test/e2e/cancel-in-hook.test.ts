@@ -108,8 +108,8 @@ describe("cancel while a prompt waits in a chat.message hook", () => {
   })
 })
 
-describe("many prompts in chat.message hooks at once", () => {
-  it("add no listener each to one shared signal (no MaxListenersExceededWarning)", async () => {
+describe("many prompts at once", () => {
+  it("add no listener each to one shared signal, in hooks or titles (no MaxListenersExceededWarning)", async () => {
     const warnings: string[] = []
     const onWarning = (warning: Error) => warnings.push(warning.name)
     process.on("warning", onWarning)
@@ -137,6 +137,9 @@ describe("many prompts in chat.message hooks at once", () => {
       await new Promise((resolve) => setImmediate(resolve))
       release()
       await within(Promise.all(prompts))
+      // close() waits for the sessions' titles too, which call the model at the same time.
+      await runtime.close()
+      await new Promise((resolve) => setImmediate(resolve))
       expect(warnings).not.toContain("MaxListenersExceededWarning")
     } finally {
       process.off("warning", onWarning)
