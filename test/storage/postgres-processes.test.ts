@@ -1,99 +1,28 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
+import { runningWorkers, WorkerProcess } from "./worker-process.js"
 
 const url = process.env.AGENTLOOP_PG_URL
 const suite = url ? describe : describe.skip
 const workerFile = fileURLToPath(new URL("../fixtures/pg-worker.ts", import.meta.url))
 const schemas: string[] = []
-const running = new Set<ChildProcessWithoutNullStreams>()
-
-type Line = {
-  id?: number
-  ok?: boolean
-  value?: unknown
-  error?: string
-  event?: string
-  [key: string]: unknown
-}
-
-/** One worker process (test/fixtures/pg-worker.ts): commands in, answers and events out. */
-class Worker {
-  readonly events: Line[] = []
-  readonly #child: ChildProcessWithoutNullStreams
-  readonly #pending = new Map<number, (line: Line) => void>()
-  readonly #watchers = new Set<() => void>()
-  #next = 0
-
-  constructor(schema: string) {
-    this.#child = spawn(process.execPath, ["--import", "tsx", workerFile], {
-      env: { ...process.env, AGENTLOOP_PG_URL: url, AGENTLOOP_PG_SCHEMA: schema },
-    })
-    running.add(this.#child)
-    this.#child.on("exit", () => running.delete(this.#child))
-    createInterface({ input: this.#child.stdout }).on("line", (text) => {
-      const line = JSON.parse(text) as Line
-      if (line.id !== undefined) this.#pending.get(line.id)?.(line)
-      else this.events.push(line)
-      for (const watcher of this.#watchers) watcher()
-    })
-  }
-
-  /** Resolves when an event matching `test` has arrived (or had already). */
-  until(test: (line: Line) => boolean): Promise<Line> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const found = this.events.find(test)
-        if (!found) return
-        this.#watchers.delete(check)
-        resolve(found)
-      }
-      this.#watchers.add(check)
-      check()
-    })
-  }
-
-  async call(op: string, args: Record<string, unknown> = {}): Promise<unknown> {
-    const id = this.#next++
-    const answer = new Promise<Line>((resolve) => this.#pending.set(id, resolve))
-    this.#child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`)
-    const line = await answer
-    if (!line.ok) throw new Error(`worker ${op}: ${line.error}`)
-    return line.value
-  }
-
-  /** Freezes the process (SIGSTOP): its connections, and so its locks, stay open, but it acts on nothing. */
-  pause(): void {
-    this.#child.kill("SIGSTOP")
-  }
-
-  kill(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#child.once("exit", () => resolve())
-      this.#child.kill("SIGKILL")
-    })
-  }
-
-  async close(): Promise<void> {
-    await this.call("close")
-    this.#child.stdin.end()
-  }
-}
 
 async function workers(count: number) {
   const schema = `p_${randomBytes(6).toString("hex")}`
   schemas.push(schema)
-  const started = Array.from({ length: count }, () => new Worker(schema))
+  const started = Array.from(
+    { length: count },
+    () => new WorkerProcess(workerFile, { AGENTLOOP_PG_URL: url, AGENTLOOP_PG_SCHEMA: schema }),
+  )
   await Promise.all(started.map((worker) => worker.until((line) => line.event === "ready")))
   return { schema, workers: started }
 }
 
 afterAll(async () => {
-  for (const child of running) child.kill("SIGKILL")
+  for (const child of runningWorkers) child.kill("SIGKILL")
   if (!url) return
   const pool = new pg.Pool({ connectionString: url })
   for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)

@@ -1,88 +1,19 @@
 // Runtimes in several real processes on one SQLite file (test/fixtures/sqlite-worker.ts).
 // AGENTLOOP_SQLITE_COORDINATOR=false runs the workers without a coordinator, as SqliteStorage
 // was before it had one: the first test then sees overlapping model calls.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
 import { type SqliteCoordinatorOptions, SqliteStorage } from "../../src/storage/sqlite/index.js"
+import { runningWorkers, WorkerProcess } from "./worker-process.js"
 
 const workerFile = fileURLToPath(new URL("../fixtures/sqlite-worker.ts", import.meta.url))
 const directory = mkdtempSync(join(tmpdir(), "agentloop-processes-"))
-const running = new Set<ChildProcessWithoutNullStreams>()
 const coordinatorFromEnv = process.env.AGENTLOOP_SQLITE_COORDINATOR
 
-type Line = {
-  id?: number
-  ok?: boolean
-  value?: unknown
-  error?: string
-  event?: string
-  [key: string]: unknown
-}
 type Answer = { id: string; texts: string[]; error?: { name: string; data: { message?: string } } }
-
-/** One worker process: commands in, answers and events out. */
-class Worker {
-  readonly events: Line[] = []
-  readonly #child: ChildProcessWithoutNullStreams
-  readonly #pending = new Map<number, (line: Line) => void>()
-  readonly #watchers = new Set<() => void>()
-  #next = 0
-
-  constructor(env: Record<string, string>) {
-    this.#child = spawn(process.execPath, ["--import", "tsx", workerFile], {
-      env: { ...process.env, ...env },
-    })
-    running.add(this.#child)
-    this.#child.on("exit", () => running.delete(this.#child))
-    this.#child.stderr.on("data", (chunk) => process.stderr.write(chunk))
-    createInterface({ input: this.#child.stdout }).on("line", (text) => {
-      const line = JSON.parse(text) as Line
-      if (line.id !== undefined) this.#pending.get(line.id)?.(line)
-      else this.events.push(line)
-      for (const watcher of this.#watchers) watcher()
-    })
-  }
-
-  /** Resolves when an event matching `test` has arrived (or had already). */
-  until(test: (line: Line) => boolean): Promise<Line> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const found = this.events.find(test)
-        if (!found) return
-        this.#watchers.delete(check)
-        resolve(found)
-      }
-      this.#watchers.add(check)
-      check()
-    })
-  }
-
-  async call<T = unknown>(op: string, args: Record<string, unknown> = {}): Promise<T> {
-    const id = this.#next++
-    const answer = new Promise<Line>((resolve) => this.#pending.set(id, resolve))
-    this.#child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`)
-    const line = await answer
-    if (!line.ok) throw new Error(`worker ${op}: ${line.error}`)
-    return line.value as T
-  }
-
-  kill(): Promise<void> {
-    return new Promise((resolve) => {
-      this.#child.once("exit", () => resolve())
-      this.#child.kill("SIGKILL")
-    })
-  }
-
-  async close(): Promise<void> {
-    await this.call("close")
-    this.#child.stdin.end()
-  }
-}
 
 let files = 0
 async function workers(count: number, coordinator: boolean | SqliteCoordinatorOptions = true) {
@@ -92,13 +23,13 @@ async function workers(count: number, coordinator: boolean | SqliteCoordinatorOp
     AGENTLOOP_SQLITE_OVERLAP: join(directory, `calls-${files}.db`),
     AGENTLOOP_SQLITE_COORDINATOR: coordinatorFromEnv ?? JSON.stringify(coordinator),
   }
-  const started = Array.from({ length: count }, () => new Worker(env))
+  const started = Array.from({ length: count }, () => new WorkerProcess(workerFile, env, { stderr: true }))
   await Promise.all(started.map((worker) => worker.until((line) => line.event === "ready")))
   return { file, workers: started }
 }
 
 afterAll(() => {
-  for (const child of running) child.kill("SIGKILL")
+  for (const child of runningWorkers) child.kill("SIGKILL")
   rmSync(directory, { recursive: true, force: true })
 })
 

@@ -1,0 +1,77 @@
+// A runtime in a child process for the multi-process tests (test/fixtures/*-worker.ts): commands
+// go in as JSON lines on stdin; answers (by id) and events come back as JSON lines on stdout.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
+import { createInterface } from "node:readline"
+
+export type Line = {
+  id?: number
+  ok?: boolean
+  value?: unknown
+  error?: string
+  event?: string
+  [key: string]: unknown
+}
+
+/** Every worker still running, so a test file's afterAll can kill what a failed test left. */
+export const runningWorkers = new Set<ChildProcessWithoutNullStreams>()
+
+export class WorkerProcess {
+  readonly events: Line[] = []
+  readonly #child: ChildProcessWithoutNullStreams
+  readonly #pending = new Map<number, (line: Line) => void>()
+  readonly #watchers = new Set<() => void>()
+  #next = 0
+
+  constructor(file: string, env: Record<string, string | undefined>, options: { stderr?: boolean } = {}) {
+    this.#child = spawn(process.execPath, ["--import", "tsx", file], { env: { ...process.env, ...env } })
+    runningWorkers.add(this.#child)
+    this.#child.on("exit", () => runningWorkers.delete(this.#child))
+    if (options.stderr) this.#child.stderr.on("data", (chunk) => process.stderr.write(chunk))
+    createInterface({ input: this.#child.stdout }).on("line", (text) => {
+      const line = JSON.parse(text) as Line
+      if (line.id !== undefined) this.#pending.get(line.id)?.(line)
+      else this.events.push(line)
+      for (const watcher of this.#watchers) watcher()
+    })
+  }
+
+  /** Resolves when an event matching `test` has arrived (or had already). */
+  until(test: (line: Line) => boolean): Promise<Line> {
+    return new Promise((resolve) => {
+      const check = () => {
+        const found = this.events.find(test)
+        if (!found) return
+        this.#watchers.delete(check)
+        resolve(found)
+      }
+      this.#watchers.add(check)
+      check()
+    })
+  }
+
+  async call<T = unknown>(op: string, args: Record<string, unknown> = {}): Promise<T> {
+    const id = this.#next++
+    const answer = new Promise<Line>((resolve) => this.#pending.set(id, resolve))
+    this.#child.stdin.write(`${JSON.stringify({ id, op, ...args })}\n`)
+    const line = await answer
+    if (!line.ok) throw new Error(`worker ${op}: ${line.error}`)
+    return line.value as T
+  }
+
+  /** Freezes the process (SIGSTOP): its connections, and so its locks, stay open, but it acts on nothing. */
+  pause(): void {
+    this.#child.kill("SIGSTOP")
+  }
+
+  kill(): Promise<void> {
+    return new Promise((resolve) => {
+      this.#child.once("exit", () => resolve())
+      this.#child.kill("SIGKILL")
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.call("close")
+    this.#child.stdin.end()
+  }
+}
