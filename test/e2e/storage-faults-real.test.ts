@@ -15,7 +15,7 @@ import { PostgresStorage } from "../../src/storage/postgres/index.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 import { findPostgres } from "../setup/pg-cluster.js"
-import { LockHolder, stallProbe } from "../storage/fault-helpers.js"
+import { fillDisk, LockHolder, stallProbe } from "../storage/fault-helpers.js"
 import { type OwnCluster, ownCluster } from "../storage/pg-faults-helpers.js"
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-turn-faults-"))
@@ -90,21 +90,31 @@ async function recovers(runtime: ReturnType<typeof createTestRuntime>["runtime"]
   expect(unfinished(await runtime.session.messages(sessionID))).toEqual([])
 }
 
+/**
+ * A turn whose storage faults were all retried: answered without error, nothing left open, the
+ * tool completed once, and the session's cost the sum of its steps (no step counted twice).
+ */
+async function wentThrough(runtime: ReturnType<typeof createTestRuntime>["runtime"], sessionID: string) {
+  const answer = await runtime.session.prompt({ sessionID, parts: [{ type: "text", text: "start" }] })
+  expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
+  const messages = await runtime.session.messages(sessionID)
+  expect(unfinished(messages)).toEqual([])
+  const tools = messages.flatMap((message) => message.parts).filter((part) => part.type === "tool")
+  expect(tools.map((part) => part.type === "tool" && part.state.status)).toEqual(["completed"])
+  const sum = messages.reduce(
+    (total, message) => total + (message.info.role === "assistant" ? message.info.cost : 0),
+    0,
+  )
+  expect(sum).toBeGreaterThan(0)
+  expect((await runtime.session.get(sessionID)).cost).toBeCloseTo(sum, 10)
+}
+
 describe(`a turn on SQLite when the disk fills (${mounted ? "a real 2 MB tmpfs" : "SKIPPED: cannot mount a tmpfs here (needs root)"})`, () => {
   it.runIf(mounted)(
     "rejects with a StorageError of reason full, and goes on once there is room",
     async () => {
       const filler = path.join(mountPoint, "filler")
-      const fill = () => {
-        const fd = fs.openSync(filler, "w")
-        try {
-          for (;;) fs.writeSync(fd, Buffer.alloc(64 * 1024))
-        } catch (error) {
-          expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC")
-        } finally {
-          fs.closeSync(fd)
-        }
-      }
+      const fill = () => fillDisk(filler)
       // The tool's result needs pages the full disk cannot give.
       const big = { blob: "x".repeat(512 * 1024) }
       const { runtime } = createTestRuntime({
@@ -180,24 +190,7 @@ describe.runIf(pgURL)("a turn on PostgreSQL when its backends are terminated mid
       turns: turns(),
     })
     const session = await runtime.session.create({ title: "pg" })
-    const answer = await runtime.session.prompt({
-      sessionID: session.id,
-      parts: [{ type: "text", text: "start" }],
-    })
-    expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
-    const messages = await runtime.session.messages(session.id)
-    expect(unfinished(messages)).toEqual([])
-    const tools = messages.flatMap((message) => message.parts).filter((part) => part.type === "tool")
-    expect(tools).toHaveLength(1)
-    expect(tools[0]?.type === "tool" && tools[0].state.status).toBe("completed")
-    const session2 = await runtime.session.get(session.id)
-    // The step's usage was added once, retry or not.
-    const sum = messages.reduce(
-      (total, message) => total + (message.info.role === "assistant" ? message.info.cost : 0),
-      0,
-    )
-    expect(sum).toBeGreaterThan(0)
-    expect(session2.cost).toBeCloseTo(sum, 10)
+    await wentThrough(runtime, session.id)
     await runtime.close()
     await admin.query(`DROP SCHEMA ${schema} CASCADE`)
     await admin.end()
@@ -223,19 +216,7 @@ describe.runIf(bin)(
         turns: turns(),
       })
       const session = await runtime.session.create({ title: "restart" })
-      const answer = await runtime.session.prompt({
-        sessionID: session.id,
-        parts: [{ type: "text", text: "start" }],
-      })
-      expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
-      const messages = await runtime.session.messages(session.id)
-      expect(unfinished(messages)).toEqual([])
-      const sum = messages.reduce(
-        (total, message) => total + (message.info.role === "assistant" ? message.info.cost : 0),
-        0,
-      )
-      expect(sum).toBeGreaterThan(0)
-      expect((await runtime.session.get(session.id)).cost).toBeCloseTo(sum, 10)
+      await wentThrough(runtime, session.id)
       await recovers(runtime, session.id)
       await runtime.close()
     }, 60_000)

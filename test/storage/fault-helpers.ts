@@ -1,6 +1,7 @@
 // Helpers of the storage fault tests: a child process holding a SQLite lock, and a probe of
 // how long the event loop went without running.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
+import fs from "node:fs"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
 
@@ -71,5 +72,17 @@ export function stallProbe(intervalMs = 5): { stop(): number } {
       clearInterval(timer)
       return Math.max(longest, performance.now() - last - intervalMs)
     },
+  }
+}
+
+/** Writes `file` until the file system it is on is full (ENOSPC); anything else fails. */
+export function fillDisk(file: string): void {
+  const fd = fs.openSync(file, "w")
+  try {
+    for (;;) fs.writeSync(fd, Buffer.alloc(64 * 1024))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error
+  } finally {
+    fs.closeSync(fd)
   }
 }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { InvalidInputError, StorageError } from "../../src/index.js"
 import { type SqliteDatabase, SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createBuilders } from "../../src/testing/index.js"
-import { LockHolder, stallProbe } from "./fault-helpers.js"
+import { fillDisk, LockHolder, stallProbe } from "./fault-helpers.js"
 
 const adapterFile = fileURLToPath(new URL("../../src/storage/sqlite/index.ts", import.meta.url))
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-sqlite-faults-"))
@@ -235,16 +235,7 @@ function tmpfsDisk(): Disk {
   const filler = path.join(mountPoint, "filler")
   return {
     storage: new SqliteStorage(path.join(mountPoint, "full.sqlite")),
-    fill() {
-      const fd = fs.openSync(filler, "w")
-      try {
-        for (;;) fs.writeSync(fd, Buffer.alloc(64 * 1024))
-      } catch (error) {
-        expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC")
-      } finally {
-        fs.closeSync(fd)
-      }
-    },
+    fill: () => fillDisk(filler),
     free: () => fs.rmSync(filler),
   }
 }
