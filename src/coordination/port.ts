@@ -10,7 +10,15 @@ import type { ReplyInput as QuestionReplyInput } from "../question/input.js"
 export type CoordinatorMessage =
   | { type: "event"; event: Event }
   | { type: "prompt"; sessionID: string; messageID: string }
-  | { type: "cancel"; sessionID: string }
+  | {
+      type: "cancel"
+      sessionID: string
+      /**
+       * When it was sent (milliseconds since the epoch). A coordinator that may deliver a cancel
+       * late sets it: the runs and prompts of the session that started after it go on.
+       */
+      sentAt?: number
+    }
   | { type: "permission.reply"; sessionID: string; input: PermissionReplyInput }
   | { type: "question.reply"; sessionID: string; input: QuestionReplyInput }
   | { type: "question.reject"; sessionID: string; requestID: string }
@@ -41,7 +49,7 @@ export interface Coordinator {
   /**
    * Receives the other processes' messages; returns the unsubscribe function. A coordinator whose
    * link broke may deliver what it missed once the link is back (PostgreSQL's does), late but in
-   * order, except cancels: one that came late could stop a run started since.
+   * order, except cancels without `sentAt`: one that came late could stop a run started since.
    */
   subscribe(listener: (message: CoordinatorMessage) => void): () => void
 }

@@ -9,8 +9,11 @@ export type RelayTargets = {
   bus: Bus
   loop: {
     takeRemotePrompt(sessionID: string, messageID: string): Promise<void>
-    /** Cancels this process's run of the session, without telling the others again. */
-    cancelHere(sessionID: string): void
+    /**
+     * Cancels this process's run of the session, without telling the others again; with
+     * `sentAt`, only a run or prompt that started by then.
+     */
+    cancelHere(sessionID: string, sentAt?: number): void
     /** Whether this process runs the session now. */
     runsHere(sessionID: string): boolean
   }
@@ -47,7 +50,7 @@ export function connectRelay(coordinator: Coordinator, targets: RelayTargets): (
       case "prompt":
         return loop.takeRemotePrompt(message.sessionID, message.messageID)
       case "cancel":
-        return loop.cancelHere(message.sessionID)
+        return loop.cancelHere(message.sessionID, message.sentAt)
       // Only the process running the session answers: any other would forward it again.
       case "permission.reply":
         if (loop.runsHere(message.sessionID)) await permission.reply(message.input)

@@ -10,7 +10,8 @@ export type IntakeWait = { signal: AbortSignal; end(): void }
  * settles) on an idle session; `cancel` ends their wait, and they store nothing.
  */
 export function createIntakeWaits(closing: AbortSignal) {
-  const waiting = new Map<string, Set<AbortController>>()
+  /** Each session's waiting prompts, with when each started waiting. */
+  const waiting = new Map<string, Map<AbortController, number>>()
   const closed = createAbortGroup(closing)
 
   /**
@@ -19,8 +20,8 @@ export function createIntakeWaits(closing: AbortSignal) {
    */
   function enter(sessionID: string, signal?: AbortSignal): IntakeWait {
     const { controller, leave } = closed.join()
-    const sessionWaits = waiting.get(sessionID) ?? new Set()
-    sessionWaits.add(controller)
+    const sessionWaits = waiting.get(sessionID) ?? new Map<AbortController, number>()
+    sessionWaits.set(controller, Date.now())
     waiting.set(sessionID, sessionWaits)
     const unlink = signal ? [follow(controller, signal), leave] : [leave]
     return {
@@ -33,14 +34,17 @@ export function createIntakeWaits(closing: AbortSignal) {
     }
   }
 
-  /** Ends the waits of the session's prompts; false when none was waiting. */
-  function cancel(sessionID: string): boolean {
-    const sessionWaits = waiting.get(sessionID)
-    for (const controller of sessionWaits ?? [])
+  /** Ends the waits of the session's prompts that began by `sentAt`; false when none did. */
+  function cancel(sessionID: string, sentAt = Number.POSITIVE_INFINITY): boolean {
+    let cancelled = false
+    for (const [controller, since] of waiting.get(sessionID) ?? []) {
+      if (since > sentAt) continue
+      cancelled = true
       controller.abort(
         new AbortedError({ message: "The prompt was cancelled before its message was stored" }),
       )
-    return sessionWaits !== undefined
+    }
+    return cancelled
   }
 
   return { enter, cancel }

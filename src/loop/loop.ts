@@ -24,11 +24,15 @@ export function createLoop(deps: LoopDeps) {
   const waits = createIntakeWaits(closing.signal)
   const intake = createIntake(context, runs, titles, waits)
 
-  /** Cancels what this process runs of the session; false when nothing of it was running here. */
-  function cancelHere(sessionID: string): boolean {
+  /**
+   * Cancels what this process runs of the session (with `sentAt`, only what started by then);
+   * false when nothing of it was running here.
+   */
+  function cancelHere(sessionID: string, sentAt = Number.POSITIVE_INFINITY): boolean {
     const run = runs.get(sessionID)
-    run?.abort.abort()
-    return waits.cancel(sessionID) || run !== undefined
+    const stopsRun = run !== undefined && run.startedAt <= sentAt
+    if (stopsRun) run.abort.abort()
+    return waits.cancel(sessionID, sentAt) || stopsRun
   }
   const publishCancel = (sessionID: string) =>
     deps.coordinator?.publish({ type: "cancel", sessionID }).catch(() => undefined)
@@ -68,8 +72,8 @@ export function createLoop(deps: LoopDeps) {
       cancelHere(sessionID)
       void publishCancel(sessionID)
     },
-    cancelHere: (sessionID: string): void => {
-      cancelHere(sessionID)
+    cancelHere: (sessionID: string, sentAt?: number): void => {
+      cancelHere(sessionID, sentAt)
     },
     /** This process owns the session and runs it now (with a coordinator). */
     runsHere: (sessionID: string) => runs.get(sessionID)?.owned === true,

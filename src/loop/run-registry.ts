@@ -20,6 +20,7 @@ export function createRunRegistry(context: LoopContext) {
   function start(sessionID: string, options: StartOptions = {}): Promise<WithParts> {
     const state: RunState = {
       abort: new AbortController(),
+      startedAt: Date.now(),
       incoming: [],
       resumes: [],
       callers: { waiting: 0, aborted: 0 },

@@ -8,6 +8,8 @@ export type Resume = ToolCallRef & { decision: StoredDecision }
 /** One run of a session's loop, from its start until it answers (or stops). */
 export type RunState = {
   abort: AbortController
+  /** When it started (milliseconds since the epoch): a cancel sent before it does not stop it. */
+  startedAt: number
   /** Prompts that joined the run, taken in before the next model call. */
   incoming: WithParts[]
   /** The run starts with a compaction the host asked for. */

@@ -177,6 +177,28 @@ describe("runtimes sharing one storage through a coordinator", () => {
     await closeAll(a, b)
   })
 
+  it("a cancel delivered late stops only a run that started before it was sent", async () => {
+    const door = gate()
+    const { model } = countingModel([[say.toolCall("gate", {})]])
+    const { a, b, coordinators } = twoProcesses(model, { tools: [door.tool] })
+    const session = await a.session.create({})
+    const answer = a.session.prompt({ sessionID: session.id, parts: [text("go")] })
+    await door.running
+    let settled = false
+    void answer.finally(() => {
+      settled = true
+    })
+    // As a coordinator that read them late delivers them: the first was sent before this run.
+    await coordinators.b.publish({ type: "cancel", sessionID: session.id, sentAt: Date.now() - 60_000 })
+    await nextTurn()
+    expect(settled).toBe(false)
+    expect(a.session.status(session.id)).toEqual({ type: "busy" })
+    await coordinators.b.publish({ type: "cancel", sessionID: session.id, sentAt: Date.now() })
+    expect((await answer).info).toMatchObject({ error: { name: "AbortedError" } })
+    door.release()
+    await closeAll(a, b)
+  })
+
   it("a process that loses its owner takes the session over", async () => {
     const door = gate()
     const { model } = countingModel([[say.toolCall("gate", {})], [say.text("finished by B")]])

@@ -164,12 +164,12 @@ describe("SqliteCoordinator.publish", () => {
     await a.publish({ type: "event", event: { type: "session.idle", properties: { sessionID: "ses_1" } } })
     for (const message of sent) void a.publish(message)
     await vi.waitFor(() => expect(heardByB).toHaveLength(3), { timeout: 5_000, interval: 10 })
-    expect(heardByB).toEqual(sent)
+    expect(heardByB).toEqual([sent[0], { ...sent[1], sentAt: expect.any(Number) }, sent[2]])
     expect(heardByA).toEqual([])
     expect(onFile((db) => db.prepare("SELECT count(*) FROM coordinator_message").pluck().get())).toBe(3)
   })
 
-  it("drops a cancel read seconds after it was sent: coming late it could stop a newer run", async () => {
+  it("delivers a cancel read late with when it was sent: it stops only what started before", async () => {
     const a = processOnFile({ pollMs: 10 })
     const heard: CoordinatorMessage[] = []
     a.subscribe((message) => heard.push(message))
@@ -184,10 +184,11 @@ describe("SqliteCoordinator.publish", () => {
     put({ type: "cancel", sessionID: "ses_1" }, stale)
     put({ type: "prompt", sessionID: "ses_1", messageID: "msg_1" }, stale)
     put({ type: "cancel", sessionID: "ses_2" }, Date.now())
-    await vi.waitFor(() => expect(heard).toHaveLength(2), { timeout: 5_000, interval: 10 })
+    await vi.waitFor(() => expect(heard).toHaveLength(3), { timeout: 5_000, interval: 10 })
     expect(heard).toEqual([
+      { type: "cancel", sessionID: "ses_1", sentAt: stale },
       { type: "prompt", sessionID: "ses_1", messageID: "msg_1" },
-      { type: "cancel", sessionID: "ses_2" },
+      { type: "cancel", sessionID: "ses_2", sentAt: expect.any(Number) },
     ])
   })
 

@@ -86,7 +86,7 @@ describe("runtimes in several processes on one SQLite file", () => {
   it("reads in another process are never refused while one runs the session; a cancel there stops it", async () => {
     const {
       workers: [a, b],
-    } = await workers(2, { leaseMs: 1_000 })
+    } = await workers(2)
     const sessionID = await a!.call<string>("create")
     const running = a!.call<Answer>("prompt", { sessionID, text: "block" })
     await a!.until((line) => line.event === "tool-started")
@@ -97,6 +97,29 @@ describe("runtimes in several processes on one SQLite file", () => {
     }
     await b!.call("cancel", { sessionID })
     expect((await running).error).toMatchObject({ name: "AbortedError" })
+    await Promise.all([a!.close(), b!.close()])
+  }, 60_000)
+
+  it("a cancel the owner reads seconds late still stops the run it was sent for", async () => {
+    const {
+      workers: [a, b],
+    } = await workers(2, { leaseMs: 10_000 })
+    const sessionID = await a!.call<string>("create")
+    const running = a!.call<Answer>("prompt", { sessionID, text: "block" })
+    await a!.until((line) => line.event === "tool-started")
+    // A stalls (a loaded machine, a long GC) while B cancels, and reads the cancel 2.5 s late.
+    a!.pause()
+    try {
+      await b!.call("cancel", { sessionID })
+      await new Promise((resolve) => setTimeout(resolve, 2_500))
+    } finally {
+      a!.resume()
+    }
+    const stopped = await Promise.race([
+      running,
+      new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 10_000)),
+    ])
+    expect(stopped).toMatchObject({ error: { name: "AbortedError" } })
     await Promise.all([a!.close(), b!.close()])
   }, 60_000)
 

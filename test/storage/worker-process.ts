@@ -63,6 +63,11 @@ export class WorkerProcess {
     this.#child.kill("SIGSTOP")
   }
 
+  /** Lets a paused process go on (SIGCONT). */
+  resume(): void {
+    this.#child.kill("SIGCONT")
+  }
+
   kill(): Promise<void> {
     return new Promise((resolve) => {
       this.#child.once("exit", () => resolve())

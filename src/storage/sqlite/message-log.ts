@@ -7,11 +7,6 @@ import { type Attempt, lastMessageID, messagesAfter, putMessage } from "./lease-
 const KEEP_MESSAGES_MS = 60_000
 /** Messages read per look; more wait for the next one. */
 const READ_BATCH = 500
-/**
- * A cancel read later than this after it was sent is dropped (as the port allows): this process
- * was stalled or could not read, and coming late it could stop a run started since.
- */
-const LATE_CANCEL_MS = 2_000
 
 /**
  * The messages processes on one SQLite file send each other, as rows of `coordinator_message`:
@@ -44,24 +39,27 @@ export function createMessageLog(options: { attempt: Attempt; policy: Coordinato
         heard()
         return []
       })
-      const late = Date.now() - LATE_CANCEL_MS
       for (const row of rows) {
         cursor = Number(row.id)
-        if (row.origin !== origin) deliver(row.payload, Number(row.created) < late)
+        if (row.origin !== origin) deliver(row.payload, Number(row.created))
       }
     } catch {
       // The next look tries again from the same place.
     }
   }
 
-  function deliver(payload: string, late: boolean): void {
+  /**
+   * A cancel carries when it was sent: this process may read it late (it was stalled or could not
+   * read), and it then stops only what started before it.
+   */
+  function deliver(payload: string, created: number): void {
     let message: CoordinatorMessage
     try {
       message = JSON.parse(payload) as CoordinatorMessage
     } catch {
       return
     }
-    if (late && message.type === "cancel") return
+    if (message.type === "cancel") message = { ...message, sentAt: created }
     for (const listener of listeners) {
       try {
         listener(message)
