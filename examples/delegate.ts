@@ -47,7 +47,12 @@ function steps(call: CallOptions) {
   return [say.text("Both lookups are back: Lisbon has 545,000 inhabitants and Porto 232,000.")]
 }
 
-const { runtime } = createTestRuntime({ tools: [lookup], turns: Array.from({ length: 7 }, () => answer) })
+// task: true offers the built-in `general` sub-agent (a host's own sub-agents turn it on by themselves).
+const { runtime } = createTestRuntime({
+  tools: [lookup],
+  task: true,
+  turns: Array.from({ length: 7 }, () => answer),
+})
 runtime.events.on("session.created", ({ properties: { info } }) => {
   if (info.parentID) console.log(`[child session] ${info.title}`)
 })

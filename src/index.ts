@@ -21,6 +21,7 @@ export {
   type SerializedError,
 } from "./error/index.js"
 export { Identifier } from "./id/index.js"
+export type { RefusedBy, TurnFinish, TurnResult, TurnUsage } from "./loop/turn-result.js"
 export { MessageV2 } from "./message/index.js"
 export { Permission } from "./permission/index.js"
 export { SessionProcessor } from "./processor/index.js"

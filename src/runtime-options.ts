@@ -10,6 +10,7 @@ import { RetryOptions, type RetryOptionsInput } from "./loop/retry.js"
 import type { ApprovalScope } from "./permission/approvals.js"
 import { Ruleset } from "./permission/schema.js"
 import type { PermissionHandler } from "./permission/service.js"
+import { ModelInput } from "./provider/from-options.js"
 import type { Provider } from "./provider/provider.js"
 import type { QuestionHandler } from "./question/service.js"
 import type { Snapshot } from "./snapshot/port.js"
@@ -17,11 +18,25 @@ import type { Storage } from "./storage/port.js"
 import type { AttributeValue, TelemetrySettings, Tracer } from "./telemetry/index.js"
 import type { AITool } from "./tool/from-ai.js"
 import type { Info as ToolInfo } from "./tool/tool.js"
+import type { ToolErrorHandler } from "./tool/tool-error.js"
 import { withOwnNames } from "./util/own-names.js"
 
 export type RuntimeOptions = {
-  /** The models sessions run on. The prompt loop needs one; sessions, storage and asks do not. */
+  /**
+   * The models sessions run on, with full control (createProvider). The prompt loop needs a
+   * provider, `model` or `models`; sessions, storage and asks do not. Not with `model` / `models`.
+   */
   provider?: Provider
+  /**
+   * The one model sessions run on: an AI SDK model (`anthropic("claude-sonnet-4-5")`), its IDs,
+   * prices and window from the model catalogue, or `{ language, info }` to give or override them.
+   * See docs/provider.md.
+   */
+  model?: ModelInput
+  /** Several models, as `model`; the first is the default. Not with `model`. */
+  models?: ModelInput[]
+  /** The model for titles (with `model` / `models`), as `model`. Default: none, so no titles unless `titles: true`. */
+  smallModel?: ModelInput
   /**
    * Tools registered besides the built-ins; one with a built-in's id replaces it. An AI SDK
    * `ToolSet` (`{ weather: tool({...}) }`, an MCP client's `tools()`) is taken as
@@ -84,6 +99,26 @@ export type RuntimeOptions = {
   onPermission?: PermissionHandler
   /** Answers questions. Without it, answers come from runtime.question.reply. */
   onQuestion?: QuestionHandler
+  /**
+   * Whether the model gets the `question` tool, to ask the user. Default: only with `onQuestion`,
+   * since otherwise no one may answer; a host whose users answer through runtime.question.reply
+   * (a UI, the HTTP server's clients) turns it on.
+   */
+  question?: boolean
+  /**
+   * Whether the model gets the `task` tool, to start sub-agents. Default: when an agent given in
+   * `agents` (the coding preset's `explore`, a host's own) has mode "subagent" or "all"; the
+   * built-in `general` alone does not count. Agents whose rules deny `task` never see it.
+   */
+  task?: boolean
+  /** Whether the model gets the to-do list tools, `todowrite` and `todoread`. Default false; the coding preset turns them on. */
+  todos?: boolean
+  /**
+   * What a rejected permission or dismissed question does to the turn: "stop" (default, as in
+   * OpenCode) ends it; "continue" tells the model the call was refused and by whom, and it
+   * answers. An agent's own `rejection` wins. A denial by a rule always goes back to the model.
+   */
+  rejection?: "stop" | "continue"
   /** How long a permission request or question waits for an answer, in ms. Default (or Infinity): no limit. */
   askTimeoutMs?: number
   /**
@@ -95,6 +130,15 @@ export type RuntimeOptions = {
   approvalScope?: ApprovalScope
   /** Called when an event listener throws. Default: console.error. */
   onListenerError?: (error: unknown, event: Event) => void
+  /**
+   * Gets each error a tool call of the runtime's ends with, as thrown (stack included), with the
+   * call (`sessionID`, `messageID`, `callID`, `tool`, `input`): for logs and error trackers, since
+   * the model and the stored part get only the message. Refusals come too (tell them apart with
+   * `Permission.DeniedError.isInstance` and the like); calls cut off by a cancel and
+   * provider-executed tools do not. Not awaited; a handler that throws or rejects is logged with
+   * console.error and the turn goes on.
+   */
+  onToolError?: ToolErrorHandler
   /**
    * OpenTelemetry spans of every model call and tool call, named and attributed as the AI SDK's
    * `streamText` makes them (`ai.streamText`, `ai.streamText.doStream`, `ai.toolCall`): the AI
@@ -161,6 +205,9 @@ export const Options = z.strictObject({
       ),
     )
     .optional(),
+  model: ModelInput.optional(),
+  models: z.array(ModelInput).min(1).optional(),
+  smallModel: ModelInput.optional(),
   provider: z
     .custom<Provider>(
       (value) =>
@@ -212,8 +259,12 @@ export const Options = z.strictObject({
   directory: z.string().min(1).optional(),
   onPermission: z.custom<PermissionHandler>(isFunction, { message: "expected a function" }).optional(),
   onQuestion: z.custom<QuestionHandler>(isFunction, { message: "expected a function" }).optional(),
+  question: z.boolean().optional(),
+  task: z.boolean().optional(),
+  todos: z.boolean().optional(),
   askTimeoutMs: TimeoutMs.optional(),
   nonInteractive: z.enum(["deny", "allow"]).optional(),
+  rejection: z.enum(["stop", "continue"]).optional(),
   approvalScope: z.enum(["session", "runtime"]).optional(),
   telemetry: z
     .object({
@@ -232,6 +283,7 @@ export const Options = z.strictObject({
   onListenerError: z
     .custom<RuntimeOptions["onListenerError"]>(isFunction, { message: "expected a function" })
     .optional(),
+  onToolError: z.custom<ToolErrorHandler>(isFunction, { message: "expected a function" }).optional(),
 })
 
 function notToolInfo(value: unknown): string | undefined {

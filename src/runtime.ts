@@ -17,6 +17,7 @@ import { createStatusRegistry } from "./loop/status-registry.js"
 import { UnknownError } from "./message/errors.js"
 import type { Ruleset } from "./permission/schema.js"
 import type { PermissionService } from "./permission/service.js"
+import { providerFromOptions } from "./provider/from-options.js"
 import type { Provider } from "./provider/provider.js"
 import type { QuestionService } from "./question/service.js"
 import { createQuestionTool } from "./question/tool.js"
@@ -30,7 +31,7 @@ import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
 import { fenceSessions } from "./storage/session-fence.js"
 import type { TaskDeps } from "./task/deps.js"
-import { taskDescription } from "./task/description.js"
+import { offersTask, taskDescription } from "./task/description.js"
 import { runTask } from "./task/run-task.js"
 import { createTaskTool } from "./task/tool.js"
 import { createTodos, type Todos } from "./todo/todos.js"
@@ -44,9 +45,9 @@ type Loop = ReturnType<typeof createLoop>
 export type { RuntimeOptions } from "./runtime-options.js"
 
 export type Runtime = {
-  /** The provider given in the options, if any. */
+  /** The provider given in the options, or built from `model` / `models`, if any. */
   provider: Provider | undefined
-  /** The runtime's tools: built-ins and `options.tools`. */
+  /** The runtime's tools: the built-ins it serves (options `question`, `task`, `todos`) and `options.tools`. */
   tools: ToolRegistry
   /** The agents: built-ins merged with `options.agents`. */
   agents: Record<string, AgentInfo>
@@ -88,6 +89,7 @@ export type CloseOptions = {
 /** The composition root: everything stateful belongs to the runtime it returns. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const parsed = parseInput("runtime options", Options, options)
+  const provider = providerFromOptions(parsed)
   const storage: Storage = parsed.storage ?? new MemoryStorage()
   const bus: Bus = createBus(parsed.onListenerError ? { onListenerError: parsed.onListenerError } : {})
   const ids = createGenerator()
@@ -149,11 +151,12 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
       loop.rulesFor(await sessions.get(sessionID), getAgent(agents, agent)),
   }
   const taskTool = createTaskTool(taskDeps)
+  // Each built-in only where it serves: every tool offered costs every request its schema.
   const tools = createToolRegistry(
     [
-      createQuestionTool(question.ask),
-      taskTool,
-      ...createTodoTools(todos),
+      ...((parsed.question ?? parsed.onQuestion !== undefined) ? [createQuestionTool(question.ask)] : []),
+      ...((parsed.task ?? offersTask(agents, Object.keys(parsed.agents ?? {}))) ? [taskTool] : []),
+      ...(parsed.todos ? createTodoTools(todos) : []),
       ...(Array.isArray(parsed.tools) ? parsed.tools : fromAISet(parsed.tools ?? {})),
     ],
     new Map([[taskTool as ToolInfo, (ruleset: Ruleset) => taskDescription(agents, ruleset)]]),
@@ -165,7 +168,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     bus,
     session: createSessionService({ ...sessionDeps, storage: fence.storage, assertOpen: assertStorageOpen }),
     permission,
-    provider: parsed.provider,
+    provider,
     agents,
     defaultAgent: defaultAgentName,
     tools,
@@ -183,7 +186,9 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     environment: parsed.environment ?? "date",
     titles: parsed.titles,
     hooks: (parsed.hooks ?? {}) as Hooks,
+    onToolError: parsed.onToolError,
     compaction: CompactionConfig.parse(parsed.compaction ?? {}),
+    rejection: parsed.rejection ?? "stop",
     coordinator,
     messageOwners,
     assertOpen,
@@ -210,7 +215,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
 
   const { on, onAny, stream, listenerCount } = bus
   return {
-    provider: parsed.provider,
+    provider,
     tools,
     agents,
     session: {

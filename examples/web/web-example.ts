@@ -42,6 +42,8 @@ export async function startWebExample(
     }),
     directory,
     tools: projectTools(directory),
+    // The page answers questions, so the model may ask them.
+    question: true,
     // Listing asks the person at the page; reading inside the throwaway project does not need to.
     permission: [
       { permission: "list", pattern: "*", action: "ask" },

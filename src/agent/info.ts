@@ -25,6 +25,11 @@ export const Info = z.object({
   permission: Ruleset,
   /** At most this many model calls per turn; the last one must answer without tools. */
   steps: z.number().int().positive().optional(),
+  /**
+   * What a rejected permission or dismissed question does to the turn: "stop" ends it (OpenCode's
+   * behaviour), "continue" tells the model who refused and lets it answer. Default: the runtime's.
+   */
+  rejection: z.enum(["stop", "continue"]).optional(),
   /** Internal agents (titles, summaries, compaction) that no one picks directly. */
   hidden: z.boolean().optional(),
 })

@@ -1,4 +1,4 @@
-import type { StoredDecision, ToolCallRef } from "../loop/resume.js"
+import type { StoredDecision, ToolCallRef } from "./decision.js"
 import type { ApprovalScope } from "../permission/approvals.js"
 import { createPermissionService, type PermissionHandler } from "../permission/service.js"
 import { createQuestionService, type QuestionHandler } from "../question/service.js"

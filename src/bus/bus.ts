@@ -4,6 +4,13 @@ import type { Event, EventOf, EventProperties, EventType } from "./catalog.js"
 const ANY = Symbol("any")
 const CLOSE = Symbol("close")
 
+/**
+ * Most events a stream holds for its reader. A stream nobody reads (a request that failed
+ * before its loop started) would otherwise grow until the runtime closes; past this it lets go
+ * of the bus and ends once what it holds is read.
+ */
+const MAX_BUFFERED = 10_000
+
 export type Unsubscribe = () => void
 /**
  * Called synchronously on publish. What it returns is ignored, except a promise, whose
@@ -23,7 +30,10 @@ export type StreamOptions = {
 export type Events = {
   on<T extends EventType>(type: T, listener: Listener<EventOf<T>>): Unsubscribe
   onAny(listener: Listener<Event>): Unsubscribe
-  /** Events in publish order until the signal aborts or the runtime closes. */
+  /**
+   * Events in publish order, from this call on, until the signal aborts, the runtime closes or
+   * the reader falls 10,000 events behind. One reader: every iteration continues the same stream.
+   */
   stream(options?: StreamOptions): AsyncIterable<Event>
   /** Listeners currently attached, including those of open streams. */
   listenerCount(): number
@@ -77,7 +87,9 @@ export function createBus(options: { onListenerError?: ListenerErrorHandler } = 
       return subscribe(ANY, guard(listener))
     },
     stream(streamOptions = {}) {
-      return { [Symbol.asyncIterator]: () => openStream(streamOptions) }
+      // Opened now, not when iterated: what is published before the first read is kept for it.
+      const iterator = openStream(streamOptions)
+      return { [Symbol.asyncIterator]: () => iterator }
     },
     listenerCount() {
       return emitter.eventNames().reduce((sum, name) => sum + emitter.listenerCount(name), 0)
@@ -101,7 +113,8 @@ export function createBus(options: { onListenerError?: ListenerErrorHandler } = 
         const resolve = waiting
         waiting = undefined
         resolve({ value: event, done: false })
-      } else buffered.push(event)
+      } else if (buffered.length < MAX_BUFFERED) buffered.push(event)
+      else finish()
     }
     const finish = () => {
       if (done && !waiting) return

@@ -3,24 +3,25 @@ import { UnknownAgentError } from "../agent/errors.js"
 import type { Info as AgentInfo } from "../agent/info.js"
 import { parseInput } from "../error/invalid-input.js"
 import type { PromptInput, PromptPart } from "../loop/prompt-input.js"
-import type { WithParts } from "../message/info.js"
+import type { TurnResult } from "../loop/turn-result.js"
 import { UnknownCommandError } from "./errors.js"
 import { expand } from "./expand.js"
 import { Info } from "./info.js"
 import { CommandInput } from "./input.js"
 
-export type CommandRunnerDeps = {
+/** `Result`: what `session.prompt` resolves with (the runtime's TurnResult). */
+export type CommandRunnerDeps<Result = TurnResult> = {
   /** The runtime's commands, by name. */
   commands: Record<string, Info>
   /** `session.prompt`: stores the user message and runs the loop. */
-  prompt(input: PromptInput): Promise<WithParts>
+  prompt(input: PromptInput): Promise<Result>
   /** The runtime's default agent's name. */
   defaultAgent(): string
   /** The runtime's agents, by name; tells whether a command's agent is a sub-agent. */
   agents: Record<string, AgentInfo>
 }
 
-export type CommandRunner = { command(input: CommandInput): Promise<WithParts> }
+export type CommandRunner<Result = TurnResult> = { command(input: CommandInput): Promise<Result> }
 
 const Commands = z.record(z.string().min(1), Info)
 
@@ -31,10 +32,10 @@ const Commands = z.record(z.string().min(1), Info)
  * OpenCode: a UI passes the agent it is on, and a command that names one means it. A sub-agent
  * with a model of its own always runs on it (see runTask).
  */
-export function createCommandRunner(deps: CommandRunnerDeps): CommandRunner {
+export function createCommandRunner<Result>(deps: CommandRunnerDeps<Result>): CommandRunner<Result> {
   const commands = parseInput("commands", Commands, deps.commands)
 
-  async function command(raw: CommandInput): Promise<WithParts> {
+  async function command(raw: CommandInput): Promise<Result> {
     const input = parseInput("command input", CommandInput, raw)
     const definition = Object.hasOwn(commands, input.command) ? commands[input.command] : undefined
     if (definition === undefined) throw UnknownCommandError.of(input.command, Object.keys(commands))

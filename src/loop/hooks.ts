@@ -4,7 +4,12 @@ import type { StreamInput } from "../processor/stream-input.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import type { Result } from "../tool/tool.js"
 
-type MaybePromise<T> = T | Promise<T>
+/**
+ * What a hook returns: nothing the loop uses, but a promise it waits for. Not `void | Promise<void>`,
+ * which refuses hooks people write: `(input, output) => output.system.push(text)` returns a number,
+ * and only a bare `void` return type lets that through (which would not say a promise is awaited).
+ */
+type HookResult = unknown
 
 /**
  * Plug-in points of the loop. Each hook gets what happened (`input`) and an `output` it may
@@ -21,30 +26,30 @@ export type Hooks = {
   "chat.message"?: (
     input: { sessionID: string; agent: string; abort: AbortSignal },
     output: WithParts,
-  ) => MaybePromise<void>
+  ) => HookResult
   /** The sampling settings of a model call. */
   "chat.params"?: (
     input: { sessionID: string; agent: AgentInfo; model: ModelInfo; abort: AbortSignal },
     output: Pick<StreamInput, "temperature" | "topP" | "providerOptions">,
-  ) => MaybePromise<void>
+  ) => HookResult
   /** The system prompt of a model call, as blocks. */
   "chat.system"?: (
     input: { sessionID: string; agent: AgentInfo; model: ModelInfo; abort: AbortSignal },
     output: { system: string[] },
-  ) => MaybePromise<void>
+  ) => HookResult
   /** A tool's validated arguments, before it runs: change them, or throw to refuse the call. */
   "tool.before"?: (
     input: { sessionID: string; tool: string; callID: string; abort: AbortSignal },
     output: { args: unknown },
-  ) => MaybePromise<void>
+  ) => HookResult
   /** A tool's result, before it is stored and shown to the model. */
   "tool.after"?: (
     input: { sessionID: string; tool: string; callID: string; abort: AbortSignal },
     output: Result,
-  ) => MaybePromise<void>
+  ) => HookResult
   /** A finished text part, before it is stored. */
   "text.complete"?: (
     input: { sessionID: string; messageID: string; partID: string; abort: AbortSignal },
     output: { text: string },
-  ) => MaybePromise<void>
+  ) => HookResult
 }

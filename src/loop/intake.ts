@@ -13,6 +13,7 @@ import { PromptInput, type PromptInput as PromptInputType, type PromptPart } fro
 import type { RunRegistry } from "./run-registry.js"
 import type { Run } from "./run-state.js"
 import { formatSchema } from "./structured-output.js"
+import { type TurnResult, turnResult } from "./turn-result.js"
 
 const CompactInput = z.strictObject({ sessionID: z.string(), model: ModelRef.optional() })
 export type CompactInput = z.input<typeof CompactInput>
@@ -36,7 +37,7 @@ export function createIntake(
    * signal stores nothing and rejects with its reason. `options.child`: the task tool prompting
    * a child session, whose agent is a sub-agent.
    */
-  async function prompt(input: PromptInputType, options: { child?: boolean } = {}): Promise<WithParts> {
+  async function prompt(input: PromptInputType, options: { child?: boolean } = {}): Promise<TurnResult> {
     deps.assertOpen()
     const { signal, ...fields } = (input ?? {}) as PromptInputType
     if (signal !== undefined && !(signal instanceof AbortSignal))
@@ -91,14 +92,15 @@ export function createIntake(
     await deps.session.saveMessage(message)
     await deps.session.touch(session.id)
     if (!session.parentID && isDefaultTitle(session.title)) titles.start(session.id, message)
-    if (parsed.noReply) return message
+    if (parsed.noReply) return turnResult(deps.storage, { answer: message, messages: [message] })
 
     // Another process may be running the session: its run takes the message in.
     await deps.coordinator?.publish({ type: "prompt", sessionID: session.id, messageID: id })
     const running = runs.get(session.id)
     if (running) running.incoming.push(message)
     else runs.start(session.id)
-    return wait(runs.get(session.id)!, signal)
+    const run = runs.get(session.id)!
+    return result(run, session.id, await wait(run, signal), id)
   }
 
   function toPart(part: PromptPart, sessionID: string, messageID: string): Part {
@@ -107,17 +109,18 @@ export function createIntake(
     return { ...base, ...part } as Part
   }
 
-  async function loop(sessionID: string): Promise<WithParts> {
+  async function loop(sessionID: string): Promise<TurnResult> {
     deps.assertOpen()
     const session = await deps.session.get(sessionID)
-    const running = runs.get(session.id)
-    if (running) return wait(running)
-    await deps.files.cleanup(session.id)
-    if (!runs.get(session.id)) runs.start(session.id, { holdForAnswers: true, continueCut: true })
-    return wait(runs.get(session.id)!)
+    if (!runs.get(session.id)) {
+      await deps.files.cleanup(session.id)
+      if (!runs.get(session.id)) runs.start(session.id, { holdForAnswers: true, continueCut: true })
+    }
+    const run = runs.get(session.id)!
+    return result(run, session.id, await wait(run))
   }
 
-  async function compact(input: CompactInput): Promise<WithParts> {
+  async function compact(input: CompactInput): Promise<TurnResult> {
     deps.assertOpen()
     const parsed = parseInput("session.compact input", CompactInput, input)
     const session = await deps.session.get(parsed.sessionID)
@@ -127,7 +130,29 @@ export function createIntake(
       await running.done.catch(() => undefined)
     await deps.files.cleanup(session.id)
     if (!runs.get(session.id)) runs.start(session.id, { compact: { model: parsed.model } })
-    return wait(runs.get(session.id)!)
+    const run = runs.get(session.id)!
+    return result(run, session.id, await wait(run))
+  }
+
+  /**
+   * The caller's turn result, read from the messages the run kept (its history), or from
+   * storage when the run ended before loading them (it only finished calls a stopped process
+   * left waiting). `userID`: a prompt's own message, whose steps are the ones after it.
+   */
+  async function result(
+    run: Run,
+    sessionID: string,
+    answer: WithParts,
+    userID?: string,
+  ): Promise<TurnResult> {
+    const messages = run.history ?? (await deps.storage.listMessages(sessionID))
+    const user = (
+      userID
+        ? messages.find((message) => message.info.id === userID)
+        : messages.findLast((message) => message.info.role === "user")
+    )?.info
+    const agent = user?.role === "user" ? context.agentOf(user.agent) : undefined
+    return turnResult(deps.storage, { answer, messages, userID, maxSteps: agent?.steps })
   }
 
   return { prompt, loop, compact }

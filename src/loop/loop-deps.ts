@@ -12,7 +12,9 @@ import type { Snapshot } from "../snapshot/port.js"
 import type { Storage } from "../storage/port.js"
 import type { ToolRegistry } from "../tool/registry.js"
 import type { Context, Result } from "../tool/tool.js"
+import type { ToolErrorHandler } from "../tool/tool-error.js"
 import type { Hooks } from "./hooks.js"
+import type { RetryOptions } from "./retry.js"
 import type { StatusRegistry } from "./status-registry.js"
 
 /** What the prompt loop needs from the runtime. */
@@ -37,7 +39,7 @@ export type LoopDeps = {
     summarize(sessionID: string): Promise<void>
   }
   status: StatusRegistry
-  retry: { maxAttempts: number; maxDelayMs: number }
+  retry: RetryOptions
   /** How every step calls the model: one per runtime, whose caches make later steps cheap. */
   modelStream: ModelStream
   /** See RuntimeOptions.streamIdleTimeoutMs; undefined: the processor's default. */
@@ -52,7 +54,11 @@ export type LoopDeps = {
   /** See RuntimeOptions.titles; undefined: only with a small model. */
   titles: boolean | undefined
   hooks: Hooks
+  /** See RuntimeOptions.onToolError. */
+  onToolError: ToolErrorHandler | undefined
   compaction: CompactionConfig
+  /** See RuntimeOptions.rejection; an agent's own `rejection` wins. */
+  rejection: "stop" | "continue"
   /** Requests that stopped processes left stored (permissions and questions together). */
   asks: {
     /** Tool calls of the session whose request is stored and unanswered: a reply can resume them. */

@@ -7,7 +7,7 @@ import { create as createProcessor } from "../processor/processor.js"
 import type { ProcessResult, StreamInput } from "../processor/stream-input.js"
 import type { Model } from "../provider/provider.js"
 import type { LoopDeps } from "./loop-deps.js"
-import { retryDelay, retryMessage, sleep } from "./retry.js"
+import { nextRetry, sleep } from "./retry.js"
 
 export type CallInput = {
   sessionID: string
@@ -64,7 +64,9 @@ export function createModelCall(deps: LoopDeps) {
         model: input.model,
         abort,
         hooks: deps.hooks,
+        ...(deps.onToolError ? { onToolError: deps.onToolError } : {}),
         stream: deps.modelStream,
+        rejection: input.agent.rejection ?? deps.rejection,
         ...(deps.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: deps.streamIdleTimeoutMs }),
         ...(input.turn ? { turn: input.turn } : {}),
         ...(deps.snapshot && !input.summary ? { snapshot: deps.snapshot } : {}),
@@ -77,16 +79,16 @@ export function createModelCall(deps: LoopDeps) {
         return { message: await stored(sessionID, assistant.id), outcome }
       }
 
-      const why = retryMessage(error)
-      if (why === undefined || attempt >= deps.retry.maxAttempts) {
+      const retry = nextRetry(attempt + 1, error, deps.retry)
+      if (!retry) {
         deps.bus.publish("session.error", { sessionID, error })
         return { message: await stored(sessionID, assistant.id), outcome }
       }
-      const wait = retryDelay(attempt + 1, error, deps.retry)
+      const wait = retry.delayMs
       deps.status.set(sessionID, {
         type: "retry",
         attempt: attempt + 1,
-        message: why,
+        message: retry.message,
         next: Date.now() + wait,
       })
       try {

@@ -1,26 +1,21 @@
 import type { Info as AgentInfo } from "../agent/info.js"
+import type { StoredDecision, ToolCallRef } from "../ask/decision.js"
 import type { Assistant } from "../message/info.js"
 import type { Part, ToolPart } from "../message/part.js"
 import { CorrectedError, RejectedError as PermissionRejectedError } from "../permission/errors.js"
-import type { Reply, Ruleset } from "../permission/schema.js"
+import type { Ruleset } from "../permission/schema.js"
 import { asksForPaths } from "../processor/asks-for-paths.js"
 import { interrupted, STOPPED_TOOL } from "../processor/close.js"
 import { errorText } from "../processor/parts.js"
+import { refusedBy, stopsTurn } from "../processor/refusal.js"
 import { evaluateUnder } from "../processor/tool-context.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
-import type { Answer, Info as QuestionInfo } from "../question/schema.js"
+import type { Info as QuestionInfo } from "../question/schema.js"
 import { answeredResult } from "../question/tool.js"
 import { runTool } from "../tool/ai-tools.js"
 import type { Context, Result } from "../tool/tool.js"
 import { abortable } from "./abortable.js"
 import type { LoopDeps } from "./loop-deps.js"
-
-/** The answer that resumes a tool call whose process stopped while it waited for a human. */
-export type StoredDecision =
-  | { type: "permission"; permission: string; patterns: string[]; reply: Reply; message?: string | undefined }
-  | { type: "question"; answers: Answer[] | undefined }
-
-export type ToolCallRef = { sessionID: string; messageID: string; callID: string }
 
 /**
  * Finishes a tool call that a stopped process left running while it waited for a permission
@@ -30,7 +25,10 @@ export type ToolCallRef = { sessionID: string; messageID: string; callID: string
  * call is no longer waiting (it was repaired or answered meanwhile).
  */
 export async function resumeToolCall(
-  deps: Pick<LoopDeps, "storage" | "session" | "permission" | "tools" | "hooks">,
+  deps: Pick<
+    LoopDeps,
+    "storage" | "session" | "permission" | "tools" | "hooks" | "rejection" | "onToolError"
+  >,
   input: ToolCallRef & {
     decision: StoredDecision
     agent: AgentInfo
@@ -73,10 +71,17 @@ export async function resumeToolCall(
       },
     }
   } catch (error) {
-    blocked = PermissionRejectedError.isInstance(error) || QuestionRejectedError.isInstance(error)
+    blocked = stopsTurn(error, input.agent.rejection ?? deps.rejection)
+    const by = refusedBy(error)
     finished = {
       ...part,
-      state: { status: "error", input: args, error: errorText(error), time: { start, end: Date.now() } },
+      state: {
+        status: "error",
+        input: args,
+        error: errorText(error),
+        ...(by ? { refusedBy: by } : {}),
+        time: { start, end: Date.now() },
+      },
     }
   }
   const current = (await deps.storage.getMessage(input.sessionID, input.messageID)) ?? message
@@ -94,7 +99,7 @@ type Resumed = ToolCallRef & {
 }
 
 async function outcome(
-  deps: Pick<LoopDeps, "session" | "permission" | "tools" | "hooks">,
+  deps: Pick<LoopDeps, "session" | "permission" | "tools" | "hooks" | "onToolError">,
   input: Resumed,
   part: ToolPart,
 ): Promise<Result> {
@@ -110,6 +115,7 @@ async function outcome(
   const tool = deps.tools.get(part.tool)
   if (!tool) throw new Error(`Unknown tool: ${part.tool}`)
   return runTool(tool, args, resumedContext(deps, input, part), {
+    error: deps.onToolError,
     before: async (info, parsed, context) => {
       const output = { args: parsed }
       const about = { sessionID: input.sessionID, tool: info.id, callID: input.callID, abort: context.abort }

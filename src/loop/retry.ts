@@ -8,12 +8,24 @@ const INITIAL_DELAY_MS = 2_000
 const BACKOFF_FACTOR = 2
 /** Cap of the exponential backoff when the provider did not say how long to wait. */
 const MAX_BACKOFF_MS = 30_000
+/**
+ * First wait after a connection that could not be made. A wrong base URL, a server that is not
+ * running or a bad certificate rarely mends itself within minutes: the defaults (2 retries, 1 s
+ * then 2 s) give up within seconds, enough for a local server still starting or a DNS blip.
+ */
+const CONNECT_DELAY_MS = 1_000
+const CONNECT_ATTEMPTS = 2
 
 export const RetryOptions = z.strictObject({
   /** Retries after the first failed attempt; 0 turns retrying off. */
   maxAttempts: z.number().int().nonnegative().default(8),
   /** Upper bound of one wait, including waits a provider asks for in its headers. */
   maxDelayMs: z.number().int().positive().max(MAX_TIMER_MS).default(300_000),
+  /**
+   * Retries when the provider could not be reached at all (connection refused, unknown host,
+   * TLS failure), 1 s doubling apart; never more than `maxAttempts`.
+   */
+  connectAttempts: z.number().int().nonnegative().default(CONNECT_ATTEMPTS),
 })
 export type RetryOptions = z.infer<typeof RetryOptions>
 export type RetryOptionsInput = z.input<typeof RetryOptions>
@@ -25,11 +37,18 @@ const RATE_LIMITED = /rate[\s_-]?limit|too[\s_-]many[\s_-]requests|rate increase
 const OVERLOADED = /overloaded|exhausted|unavailable/i
 const TIMED_OUT = /timed[\s_-]?out|timeout/i
 const CONNECTION_LOST = /ECONNRESET|EPIPE|UND_ERR_SOCKET|socket hang up|fetch failed|connection reset/i
+// No connection was ever made (Node's and undici's codes, OpenSSL's complaints): the request never
+// reached the provider, and retrying the same address quickly tells the user nothing new.
+const CONNECT_FAILED =
+  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|Connect Timeout Error|EPROTO|wrong version number|certificate|CERT_/i
+const CANNOT_CONNECT = "Cannot connect to the provider"
 // OpenAI's error type for a failure on its side. Only this token: an HTML 404 page can say "Server Error".
 const SERVER_FAILED = /\bserver_error\b/
 
 // The AI SDK retries these 4xx itself; every other 4xx means the request is wrong and stays wrong.
 const RETRYABLE_CLIENT_STATUS = new Set([408, 409, 429])
+// Bad credentials and an unknown model: whatever the body says, the same request fails again.
+const NEVER_RETRIED_STATUS = new Set([401, 403, 404])
 
 /** Longest provider message shown in a retry status; a full HTML error page helps no one. */
 const MAX_MESSAGE_LENGTH = 200
@@ -52,6 +71,7 @@ export function retryMessage(error: AssistantError): string | undefined {
 
 function apiRetryMessage(data: APIError["data"]): string | undefined {
   const status = data.statusCode
+  if (status !== undefined && NEVER_RETRIED_STATUS.has(status)) return undefined
   // Proxies relay a provider's server failure with a 400 or no status; its error JSON still says so.
   const serverFailed = SERVER_FAILED.test(`${data.message}\n${data.responseBody ?? ""}`)
   const clientError =
@@ -65,6 +85,7 @@ function apiRetryMessage(data: APIError["data"]): string | undefined {
 }
 
 function transientKind(message: string, status?: number): string | undefined {
+  if (status === undefined && CONNECT_FAILED.test(message)) return CANNOT_CONNECT
   if (status === 429 || RATE_LIMITED.test(message)) return "Rate limited by the provider"
   if (status === 503 || status === 529 || OVERLOADED.test(message)) return "Provider is overloaded"
   if (status === 408 || status === 504 || TIMED_OUT.test(message)) return "Request timed out"
@@ -77,6 +98,26 @@ function statusLine(message: string): string {
   const line = message.trim().split("\n")[0] ?? ""
   if (line === "" || line.includes('{"')) return "Provider error"
   return line.length > MAX_MESSAGE_LENGTH ? `${line.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : line
+}
+
+/**
+ * Whether to retry a failed model call, and after how long: retry number `attempt` (1-based)
+ * of a call that failed with `error`, or undefined when the call should fail now. A transient
+ * error is retried `maxAttempts` times (see retryDelay); a connection that could not be made,
+ * `connectAttempts` times, 1 s doubling apart.
+ */
+export function nextRetry(
+  attempt: number,
+  error: AssistantError,
+  options: { maxAttempts: number; maxDelayMs: number; connectAttempts?: number },
+  now: number = Date.now(),
+): { message: string; delayMs: number } | undefined {
+  const message = retryMessage(error)
+  if (message === undefined || attempt > options.maxAttempts) return undefined
+  if (message !== CANNOT_CONNECT) return { message, delayMs: retryDelay(attempt, error, options, now) }
+  if (attempt > (options.connectAttempts ?? CONNECT_ATTEMPTS)) return undefined
+  const delay = CONNECT_DELAY_MS * BACKOFF_FACTOR ** Math.max(0, Math.floor(attempt) - 1)
+  return { message, delayMs: Math.min(delay, options.maxDelayMs) }
 }
 
 /**

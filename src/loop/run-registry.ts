@@ -4,7 +4,7 @@ import { isStorageFault } from "../storage/storage-fault.js"
 import type { LoopContext } from "./context.js"
 import { executeOwnedRun } from "./owned-run.js"
 import { repairSession, storageFailedMessage } from "./repair.js"
-import type { StoredDecision, ToolCallRef } from "./resume.js"
+import type { StoredDecision, ToolCallRef } from "../ask/decision.js"
 import type { Resume, Run, RunState } from "./run-state.js"
 
 type StartOptions = Partial<Pick<RunState, "compact" | "resumes" | "holdForAnswers" | "continueCut">>

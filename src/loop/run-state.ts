@@ -1,6 +1,6 @@
 import type { WithParts } from "../message/info.js"
 import type { ModelRef } from "../message/part.js"
-import type { StoredDecision, ToolCallRef } from "./resume.js"
+import type { StoredDecision, ToolCallRef } from "../ask/decision.js"
 
 /** A tool call a stopped process left waiting, with the answer that resumes it. */
 export type Resume = ToolCallRef & { decision: StoredDecision }
@@ -24,6 +24,8 @@ export type RunState = {
   callers: { waiting: number; aborted: number }
   /** With a coordinator: this process owns the session and the run has started (see owned-run.ts). */
   owned?: boolean
+  /** The session's messages as the run keeps them, once loaded: the callers' turn results read them. */
+  history?: WithParts[]
 }
 
 export type Run = RunState & { done: Promise<WithParts> }

@@ -36,6 +36,7 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
   await deps.asks.forgetStored(sessionID)
   const why = context.storageFailures.get(sessionID)
   const history = await repairMessages(deps, await loadHistory(deps.storage, sessionID), undefined, why)
+  run.history = history
   context.storageFailures.delete(sessionID)
   context.repaired.add(sessionID)
   try {

@@ -34,6 +34,8 @@ export const Assistant = Base.extend({
   modelID: z.string(),
   path: z.object({ cwd: z.string(), root: z.string() }),
   cost: z.number().nonnegative(),
+  /** The model had no prices: `cost` is 0 without the answer being free. */
+  costUnknown: z.literal(true).optional(),
   tokens: Tokens,
   finish: z.string().optional(),
   error: AssistantError.optional(),

@@ -85,6 +85,11 @@ export const ToolStateCompleted = z.object({
   status: z.literal("completed"),
   input: z.record(z.string(), z.unknown()),
   output: z.string(),
+  /**
+   * The JSON value the tool returned, when `output` is its JSON text: the model is sent the value.
+   * A provider-executed tool's result is kept so, as the provider reads it back.
+   */
+  structured: z.json().optional(),
   title: z.string(),
   metadata: Metadata,
   attachments: z.array(FilePart).optional(),
@@ -97,6 +102,11 @@ export const ToolStateError = z.object({
   input: z.record(z.string(), z.unknown()),
   error: z.string(),
   metadata: Metadata.optional(),
+  /**
+   * Set when the call was refused rather than failed: by the user (a reply), by the host (its
+   * handler's answer, a timeout, a failed handler) or by a rule (a deny rule, `nonInteractive`).
+   */
+  refusedBy: z.enum(["user", "host", "rule"]).optional(),
   time: z.object({ start: z.number(), end: z.number() }),
 })
 export type ToolStateError = z.infer<typeof ToolStateError>

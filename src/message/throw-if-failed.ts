@@ -17,14 +17,14 @@ import type { Part } from "./part.js"
 export type Answer = { info: Assistant; parts: Part[] }
 
 /**
- * `prompt` resolves with the final assistant message even when the turn failed: the failure is
- * stored on it as `info.error`, so the session shows it after a reload, and joined callers all
- * see it. Where a failed turn should throw, pass the result through this: it throws the stored
- * error as an instance of its named class (`MessageV2.APIError.isInstance(error)`), and
- * otherwise returns the message typed as an assistant's.
+ * `prompt` resolves even when the turn failed: the failure is stored on the final message as
+ * `info.error`, so the session shows it after a reload, and joined callers all see it. Where a
+ * failed turn should throw, pass the result through this: it throws the stored error as an
+ * instance of its named class (`MessageV2.APIError.isInstance(error)`), and otherwise returns
+ * what it was given (a turn result stays one), typed as an assistant's answer.
  */
-export function throwIfFailed(message: WithParts): Answer {
-  const { info, parts } = message
+export function throwIfFailed<T extends WithParts>(message: T): T & Answer {
+  const { info } = message
   if (info.role !== "assistant") {
     throw new InvalidInputError({
       message: `Expected an assistant message, got a ${info.role} message (a prompt with noReply?)`,
@@ -32,7 +32,7 @@ export function throwIfFailed(message: WithParts): Answer {
     })
   }
   if (info.error) throw toNamedError(info.error)
-  return { info, parts }
+  return message as T & Answer
 }
 
 function toNamedError(error: AssistantError): NamedError<string, object> {

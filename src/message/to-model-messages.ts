@@ -65,11 +65,12 @@ export async function messageToModelMessages(
   const uiMessages: UIMessage[] = [{ id: info.id, role: info.role, parts: uiParts }]
 
   if (toolsWithContent.size === 0) return convertToModelMessages(uiMessages)
+  // Other results of these tools as the SDK makes them without `toModelOutput`.
   const toModelOutput = ({ output }: { output: unknown }): ToolResultOutput =>
-    contents.get(output) ?? {
-      type: "text",
-      value: typeof output === "string" ? output : JSON.stringify(output),
-    }
+    contents.get(output) ??
+    (typeof output === "string"
+      ? { type: "text", value: output }
+      : { type: "json", value: output as Extract<ToolResultOutput, { type: "json" }>["value"] })
   // Only `toModelOutput` is read during conversion; the schemas just make these valid tools.
   const tools: ToolSet = Object.fromEntries(
     [...toolsWithContent].map((name) => [

@@ -41,7 +41,8 @@ export function toToolUIPart(
       const text = state.time.compacted ? CLEARED_OUTPUT : state.output
       const files =
         state.time.compacted || !options.attachments ? [] : (state.attachments ?? []).flatMap(toFileContent)
-      if (files.length === 0) return { uiPart: { ...base, state: "output-available", output: text } }
+      if (files.length === 0)
+        return { uiPart: { ...base, state: "output-available", output: structuredOutput(part) ?? text } }
       const content: ToolResultOutput = { type: "content", value: [{ type: "text", text }, ...files] }
       return { uiPart: { ...base, state: "output-available", output: content }, content }
     }
@@ -60,6 +61,18 @@ export function toToolUIPart(
         },
       }
   }
+}
+
+/**
+ * The value the call returned, which the SDK sends as JSON (`{ type: "json" }`): while the
+ * output is not pruned, and always for a provider-executed call, whose provider reads its own
+ * result back and cannot take a placeholder.
+ */
+function structuredOutput(part: ToolPart): unknown {
+  const { state } = part
+  if (state.status !== "completed" || state.structured === undefined) return undefined
+  if (state.time.compacted && part.metadata?.providerExecuted !== true) return undefined
+  return state.structured
 }
 
 /**

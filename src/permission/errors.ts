@@ -3,11 +3,15 @@ import { NamedError } from "../error/named-error.js"
 import { Rule } from "./schema.js"
 
 const REJECTED = "The user rejected permission to use this specific tool call."
+const REJECTED_BY_HOST = "The application rejected permission to use this specific tool call."
 
 const RejectedData = z.object({
   message: z.string(),
-  /** Why: the user said no, no answer came in time, the call or the runtime ended, or the handler failed. */
-  reason: z.enum(["user", "timeout", "aborted", "closed", "handler"]),
+  /**
+   * Why: the user said no (`permission.reply`), the host's `onPermission` said no, no answer came
+   * in time, the call or the runtime ended, or the handler failed.
+   */
+  reason: z.enum(["user", "host", "timeout", "aborted", "closed", "handler"]),
 })
 
 /** The human (or a timeout) said no. Stops the loop. */
@@ -17,6 +21,10 @@ export class RejectedError extends NamedError<"PermissionRejectedError", z.infer
 
   static byUser(): RejectedError {
     return new RejectedError({ message: REJECTED, reason: "user" })
+  }
+
+  static byHost(): RejectedError {
+    return new RejectedError({ message: REJECTED_BY_HOST, reason: "host" })
   }
 
   static timedOut(timeoutMs: number): RejectedError {

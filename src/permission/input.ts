@@ -34,8 +34,8 @@ export const ReplyInput = z.strictObject({
 export type ReplyInput = z.input<typeof ReplyInput>
 
 /** What an `onPermission` handler returns: a reply, or a reply with the user's message. */
-export const HandlerAnswer = z.union([
-  Reply,
-  z.strictObject({ reply: Reply, message: z.string().min(1).optional() }),
-])
+export const HandlerAnswer = z.union(
+  [Reply, z.strictObject({ reply: Reply, message: z.string().min(1).optional() })],
+  { error: 'expected "once", "always", "reject" or { reply, message? }' },
+)
 export type HandlerAnswer = z.infer<typeof HandlerAnswer>

@@ -17,10 +17,20 @@ import {
 import { evaluate } from "./rules.js"
 import { Reply, Request, type Rule, type Ruleset } from "./schema.js"
 
+/**
+ * Answers a permission request: "once", "always", "reject" or `{ reply, message? }`, at once or
+ * as a promise. A promised reply is typed as any string because TypeScript types
+ * `async () => "reject"` as `Promise<string>` when the handler may also answer at once
+ * (microsoft/TypeScript#30185), so a tighter type would refuse what people write. Every answer
+ * is checked when it arrives: one that is no reply rejects the request, as a handler that throws.
+ */
 export type PermissionHandler = (
   request: Request,
   context: { signal: AbortSignal },
-) => HandlerAnswer | Promise<HandlerAnswer>
+) => HandlerAnswer | Promise<HandlerAnswer | PromisedReply>
+
+/** `string & {}` keeps the three replies suggested in editors, where plain `string` absorbs them. */
+type PromisedReply = Reply | (string & {})
 
 export type PermissionDeps = AskDeps & {
   onPermission?: PermissionHandler | undefined
@@ -88,7 +98,7 @@ export function createPermissionService(deps: PermissionDeps) {
   async function askHandler(handler: PermissionHandler, request: Request, signal: AbortSignal) {
     let answer: HandlerAnswer
     try {
-      answer = HandlerAnswer.parse(await handler(request, { signal }))
+      answer = parseInput("onPermission answer", HandlerAnswer, await handler(request, { signal }))
     } catch (error) {
       if (waiters.has(request.id))
         await settle(request.id, "reject", RejectedError.handlerFailed(error)).catch(ignore)
@@ -97,7 +107,7 @@ export function createPermissionService(deps: PermissionDeps) {
     if (!waiters.has(request.id)) return
     const { reply, message } = typeof answer === "string" ? { reply: answer, message: undefined } : answer
     try {
-      await answerRequest(request, reply, message)
+      await answerRequest(request, reply, message, "host")
     } catch (error) {
       // Storage failed while recording the answer (an approval, the request's removal): the
       // call fails with that error, which stops its turn; the request stays for the next run.
@@ -121,15 +131,27 @@ export function createPermissionService(deps: PermissionDeps) {
     return waiter.request
   }
 
-  async function answerRequest(request: Request, reply: Reply, message?: string) {
+  /** `by`: who said it, the user (`reply`) or the host (`onPermission`); the model is told which. */
+  async function answerRequest(
+    request: Request,
+    reply: Reply,
+    message?: string,
+    by: "user" | "host" = "user",
+  ) {
     const orphaned = !waiters.has(request.id) && request.tool !== undefined
-    await settleRequest(request, reply, message)
+    await settleRequest(request, reply, message, by)
     if (orphaned) await deps.onStoredReply?.(request, reply, message)
   }
 
-  async function settleRequest(request: Request, reply: Reply, message?: string) {
+  async function settleRequest(
+    request: Request,
+    reply: Reply,
+    message: string | undefined,
+    by: "user" | "host",
+  ) {
     if (reply === "reject") {
-      const error = () => (message ? CorrectedError.withFeedback(message) : RejectedError.byUser())
+      const refused = () => (by === "host" ? RejectedError.byHost() : RejectedError.byUser())
+      const error = () => (message ? CorrectedError.withFeedback(message) : refused())
       await settleOrForget(request, "reject", error())
       // One "no" answers the whole batch of the session's waiting calls.
       for (const other of await pendingOf(request.sessionID)) await settleOrForget(other, "reject", error())

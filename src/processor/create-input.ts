@@ -6,6 +6,7 @@ import type { PermissionService } from "../permission/service.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import type { SessionService } from "../session/service.js"
 import type { Snapshot } from "../snapshot/port.js"
+import type { ToolErrorHandler } from "../tool/tool-error.js"
 import type { ModelStream } from "./model-stream.js"
 
 /** What the processor writes through and asks through: a runtime's services, or a custom loop's. */
@@ -32,6 +33,8 @@ export type CreateInput = {
   turn?: ToolPart[]
   /** The runtime's `tool.before`, `tool.after` and `text.complete` hooks. */
   hooks?: Pick<Hooks, "tool.before" | "tool.after" | "text.complete">
+  /** Gets the error each failed tool call of the turn ends with (see RuntimeOptions.onToolError). */
+  onToolError?: ToolErrorHandler
   /**
    * How long the stream may send nothing, while no tool runs, before the call fails as a
    * retryable APIError. Default 5 minutes (some reasoning models think that long in silence).
@@ -41,4 +44,9 @@ export type CreateInput = {
   checkpointMs?: number
   /** How the model is called; default the provider's spec directly (`createProviderStream`). */
   stream?: ModelStream
+  /**
+   * What a rejected permission or dismissed question does: "stop" (default) ends the turn,
+   * "continue" gives the model the refusal to answer.
+   */
+  rejection?: "stop" | "continue"
 }

@@ -1,4 +1,6 @@
+import { jsonResult, type StructuredResult } from "../tool/result.js"
 import type { Result } from "../tool/tool.js"
+import { errorMessage } from "../tool/tool-error.js"
 
 /** A tool input as stored: the model's JSON object, or the raw value wrapped when it was not one. */
 export function inputRecord(input: unknown): Record<string, unknown> {
@@ -7,14 +9,13 @@ export function inputRecord(input: unknown): Record<string, unknown> {
   return input === undefined ? {} : { value: input }
 }
 
-/** A tool result as stored: ours carry title and metadata; provider-executed tools return anything. */
-export function toolResult(output: unknown): Result {
-  if (isResult(output)) return output
-  return {
-    title: "",
-    output: typeof output === "string" ? output : JSON.stringify(output ?? null),
-    metadata: {},
-  }
+/**
+ * A tool result as stored: ours carry title and metadata; a provider-executed tool's is the
+ * provider's JSON, kept as it is (`structured`) since the provider reads it back on later steps.
+ */
+export function toolResult(output: unknown, providerExecuted = false): StructuredResult {
+  if (!providerExecuted && isResult(output)) return output
+  return typeof output === "string" ? { title: "", output, metadata: {} } : jsonResult(output)
 }
 
 function isResult(value: unknown): value is Result {
@@ -28,8 +29,5 @@ function isResult(value: unknown): value is Result {
   )
 }
 
-export function errorText(error: unknown): string {
-  if (error instanceof Error) return error.message
-  if (typeof error === "string") return error
-  return JSON.stringify(error)
-}
+/** What the model and the stored part are told of a failed call (see `errorMessage`). */
+export const errorText = errorMessage

@@ -24,6 +24,7 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   const usage = getUsage({ model: turn.model.info, usage: part.usage, metadata: part.providerMetadata })
   message.finish = part.finishReason
   message.cost = new Decimal(message.cost).plus(usage.cost).toNumber()
+  if (usage.costUnknown) message.costUnknown = true
   message.tokens = usage.tokens
   const after = snapshot ? await track(turn) : undefined
   const parts: Part[] = [

@@ -81,6 +81,7 @@ export function askUnder(
 export function toolHooks(turn: Turn, earlierCalls: readonly ToolPart[]): ToolHooks {
   const { sessionID } = turn
   return {
+    error: turn.onToolError,
     // Stored as running before the tool can ask anything: a permission request or question
     // stored by a process that then stops must point at a call that a reply can resume.
     start: async (tool, args, context) => {

@@ -1,8 +1,7 @@
 import type { ToolPart } from "../message/part.js"
-import { RejectedError as PermissionRejectedError } from "../permission/errors.js"
-import { RejectedError as QuestionRejectedError } from "../question/errors.js"
 import { isStorageFault } from "../storage/storage-fault.js"
 import { errorText, inputRecord, toolResult } from "./parts.js"
+import { refusedBy, stopsTurn } from "./refusal.js"
 import type { Stream, Turn } from "./turn.js"
 
 type ToolEvent = Extract<
@@ -43,6 +42,7 @@ export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | unde
         return undefined
       }
       const current = turn.toolPart(part.toolCallId, part.toolName)
+      const by = refusedBy(part.error)
       current.state = {
         status: "error",
         input: inputRecord(part.input),
@@ -50,11 +50,10 @@ export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | unde
         ...(current.state.status === "running" && current.state.metadata
           ? { metadata: current.state.metadata }
           : {}),
+        ...(by ? { refusedBy: by } : {}),
         time: { start: startOf(current), end: Date.now() },
       }
-      // A user's "no" ends the turn; a configured denial or a correction goes back to the model.
-      if (PermissionRejectedError.isInstance(part.error) || QuestionRejectedError.isInstance(part.error))
-        turn.blocked = true
+      if (stopsTurn(part.error, turn.rejection)) turn.blocked = true
       return turn.writePart(current)
     }
   }
@@ -62,7 +61,7 @@ export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | unde
 
 async function completeTool(turn: Turn, part: Extract<ToolEvent, { type: "tool-result" }>) {
   const current = turn.toolPart(part.toolCallId, part.toolName)
-  const result = toolResult(part.output)
+  const result = toolResult(part.output, part.providerExecuted === true)
   const attachments = result.attachments?.map((file) => ({
     ...turn.newPart(),
     type: "file" as const,
@@ -74,6 +73,7 @@ async function completeTool(turn: Turn, part: Extract<ToolEvent, { type: "tool-r
     output: result.output,
     title: result.title,
     metadata: result.metadata,
+    ...(result.structured === undefined ? {} : { structured: result.structured }),
     ...(attachments ? { attachments } : {}),
     time: { start: startOf(current), end: Date.now() },
   }

@@ -29,6 +29,7 @@ export function createTurn(input: CreateInput) {
     runtime: runtime as ProcessorRuntime,
     model: input.model as { info: ModelInfo },
     hooks: input.hooks,
+    onToolError: input.onToolError,
     abort: input.abort,
     snapshot: input.snapshot as Snapshot | undefined,
     message,
@@ -49,6 +50,8 @@ export function createTurn(input: CreateInput) {
     callSnapshotUsed: false,
     /** A user's "no" ended the turn. */
     blocked: false,
+    /** Whether a rejection ends the turn ("stop") or goes back to the model. */
+    rejection: input.rejection ?? "stop",
     queue,
     /** Writes asked for so far; with `settled`, tells whether anything changed after the step's end. */
     writes: 0,

@@ -19,16 +19,27 @@ export const ModelInfo = z.object({
   providerID: z.string().min(1),
   id: z.string().min(1),
   name: z.string(),
-  limit: z.object({
-    context: TokenCount,
-    /** Some providers cap the prompt below `context - output`; compaction honours this when set. */
-    input: TokenCount.optional(),
-    output: TokenCount,
-  }),
+  /**
+   * The model's window. Absent (or a context of 0) when unknown: then compaction waits for the
+   * provider's context-overflow error instead of compacting ahead of it.
+   */
+  limit: z
+    .object({
+      context: TokenCount,
+      /** Some providers cap the prompt below `context - output`; compaction honours this when set. */
+      input: TokenCount.optional(),
+      /** 0 when unknown: compaction then reserves 32,000 tokens for the answer. */
+      output: TokenCount,
+    })
+    .optional(),
+  /**
+   * Prices. Absent when unknown: steps then cost 0 and their messages carry `costUnknown: true`, so
+   * that an unpriced model is never mistaken for a free one.
+   */
   cost: Prices.extend({
     /** Prices that apply to the whole request once its prompt exceeds 200,000 tokens. */
     over200K: Prices.optional(),
-  }),
+  }).optional(),
   capabilities: z.object({
     reasoning: z.boolean(),
     toolcall: z.boolean(),

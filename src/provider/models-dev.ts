@@ -32,8 +32,8 @@ export type ModelsDevModel = z.input<typeof ModelsDevModel>
 
 /**
  * Maps one models.dev model entry, supplied by the host (agentloop never fetches the catalog), to
- * ModelInfo. A missing price is 0 and a missing capability is false. Throws InvalidInputError when
- * the entry lacks an id or limits.
+ * ModelInfo. A missing `cost` leaves the prices unknown, a missing cache price is 0 and a missing
+ * capability is false. Throws InvalidInputError when the entry lacks an id or limits.
  */
 export function modelInfoFromModelsDev(entry: unknown, options: { providerID: string }): ModelInfo {
   const { providerID } = parseInput(
@@ -53,10 +53,9 @@ export function modelInfoFromModelsDev(entry: unknown, options: { providerID: st
       ...(model.limit.input !== undefined && { input: model.limit.input }),
       output: model.limit.output,
     },
-    cost: {
-      ...prices(model.cost),
-      ...(over200K && { over200K: prices(over200K) }),
-    },
+    ...(model.cost && {
+      cost: { ...prices(model.cost), ...(over200K && { over200K: prices(over200K) }) },
+    }),
     capabilities: {
       reasoning: model.reasoning ?? false,
       toolcall: toolCall ?? false,
@@ -66,10 +65,10 @@ export function modelInfoFromModelsDev(entry: unknown, options: { providerID: st
   }
 }
 
-function prices(rates: z.infer<typeof Rates> | undefined): ModelInfo["cost"] {
+function prices(rates: z.infer<typeof Rates>): NonNullable<ModelInfo["cost"]> {
   return {
-    input: rates?.input ?? 0,
-    output: rates?.output ?? 0,
-    cache: { read: rates?.cache_read ?? 0, write: rates?.cache_write ?? 0 },
+    input: rates.input,
+    output: rates.output,
+    cache: { read: rates.cache_read ?? 0, write: rates.cache_write ?? 0 },
   }
 }

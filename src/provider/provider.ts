@@ -4,6 +4,7 @@ import { parseInput } from "../error/invalid-input.js"
 import { ModelRef } from "../message/part.js"
 import { UnknownModelError } from "./errors.js"
 import { ModelInfo } from "./model-info.js"
+import { resolveModelInfo, warnUnknownModel } from "./resolve-info.js"
 
 /** A model ready to call, with what agentloop knows about it. */
 export type Model = { language: LanguageModel; info: ModelInfo }
@@ -34,7 +35,8 @@ const Entry = z.object({
   providerID: z.string().min(1),
   modelID: z.string().min(1),
   language: Language,
-  info: ModelInfo,
+  /** Default: the catalogue's (see docs/provider.md). */
+  info: ModelInfo.optional(),
 })
 
 export const ProviderOptions = z
@@ -50,6 +52,7 @@ export const ProviderOptions = z
         ctx.addIssue({ code: "custom", path: ["models", index], message: `Duplicate model ${nameOf(entry)}` })
       }
       seen.add(idOf(entry))
+      if (!entry.info) return
       if (entry.info.providerID !== entry.providerID) {
         ctx.addIssue({
           code: "custom",
@@ -78,11 +81,17 @@ export const ProviderOptions = z
   })
 export type ProviderOptions = z.input<typeof ProviderOptions>
 
-/** Builds a Provider over a fixed list of models. Throws InvalidInputError naming the bad field. */
+/**
+ * Builds a Provider over a fixed list of models; a model without `info` gets the catalogue's (and a
+ * warning when the catalogue does not know its prices). Throws InvalidInputError naming the bad field.
+ */
 export function createProvider(options: ProviderOptions): Provider {
   const parsed = parseInput("provider options", ProviderOptions, options)
   const models = new Map<string, Model>(
-    parsed.models.map((entry) => [idOf(entry), { language: entry.language, info: entry.info }]),
+    parsed.models.map((entry) => [
+      idOf(entry),
+      { language: entry.language, info: entry.info ?? infoOf(entry) },
+    ]),
   )
   const known = parsed.models.map(nameOf)
 
@@ -98,6 +107,12 @@ export function createProvider(options: ProviderOptions): Provider {
     defaultModel: () => getModel(parsed.default),
     smallModel: () => (parsed.small ? getModel(parsed.small) : undefined),
   }
+}
+
+function infoOf(ref: ModelRef): ModelInfo {
+  const { info, unpriced } = resolveModelInfo(ref)
+  if (unpriced) warnUnknownModel(ref)
+  return info
 }
 
 // Model IDs often contain "/" (e.g. OpenRouter's "anthropic/claude-sonnet-4"), so the lookup key

@@ -1,4 +1,5 @@
 import type { Hono } from "hono"
+import type { WithParts } from "../message/info.js"
 import type { Runtime } from "../runtime.js"
 import { readBody, readSessionID } from "./request-input.js"
 import { routes, schemas } from "./route-specs.js"
@@ -13,7 +14,7 @@ export function promptRoutes(app: Hono, runtime: Runtime, events: ServerEvents):
   app.post(routes.prompt.path, async (c) => {
     const sessionID = readSessionID(c)
     const input = await readBody(c, "session.prompt input", schemas.prompt)
-    return c.json(await runtime.session.prompt({ ...input, sessionID }))
+    return c.json(finalMessage(await runtime.session.prompt({ ...input, sessionID })))
   })
   app.post(routes.promptAsync.path, async (c) => {
     const sessionID = readSessionID(c)
@@ -26,11 +27,16 @@ export function promptRoutes(app: Hono, runtime: Runtime, events: ServerEvents):
   app.post(routes.command.path, async (c) => {
     const sessionID = readSessionID(c)
     const input = await readBody(c, "session.command input", schemas.command)
-    return c.json(await runtime.session.command({ ...input, sessionID }))
+    return c.json(finalMessage(await runtime.session.command({ ...input, sessionID })))
   })
   app.post(routes.abort.path, async (c) => {
     const sessionID = readSessionID(c)
     await runtime.session.cancel(sessionID)
     return c.body(null, 204)
   })
+}
+
+/** The routes answer with the final message, as OpenCode's API does; the turn result stays in process. */
+function finalMessage({ info, parts }: WithParts): WithParts {
+  return { info, parts }
 }

@@ -37,6 +37,8 @@ export const Info = z.object({
     })
     .optional(),
   cost: z.number().nonnegative(),
+  /** Some step ran on a model without prices: `cost` leaves it out. */
+  costUnknown: z.literal(true).optional(),
   tokens: Tokens,
 })
 export type Info = z.infer<typeof Info>

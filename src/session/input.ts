@@ -45,7 +45,9 @@ export const PartDelta = z.strictObject({
 export type PartDelta = z.input<typeof PartDelta>
 
 /** recordUsage's usage, wrapped so that errors name it ("usage.tokens"). */
-export const RecordUsageInput = z.object({ usage: Info.pick({ cost: true, tokens: true }) })
+export const RecordUsageInput = z.object({
+  usage: Info.pick({ cost: true, costUnknown: true, tokens: true }),
+})
 
 /** saveMessage's message, wrapped so that errors name it ("message.parts.0"). */
 export const SaveMessageInput = z.object({ message: WithParts })

@@ -108,7 +108,7 @@ export function createSessionService(deps: SessionDeps) {
    */
   async function recordUsage(
     sessionID: string,
-    usage: Pick<Info, "cost" | "tokens">,
+    usage: Pick<Info, "cost" | "costUnknown" | "tokens">,
     message?: MessageInfo,
     parts: readonly Part[] = [],
   ): Promise<Info> {
@@ -117,6 +117,7 @@ export function createSessionService(deps: SessionDeps) {
     const info: Info = {
       ...current,
       cost: new Decimal(current.cost).plus(added.cost).toNumber(),
+      ...(current.costUnknown || added.costUnknown ? { costUnknown: true as const } : {}),
       tokens: addTokens(current.tokens, added.tokens),
       time: { ...current.time, updated: Date.now() },
     }
@@ -213,13 +214,15 @@ export function createSessionService(deps: SessionDeps) {
 }
 
 /** A fork's cost and tokens are those of the assistant messages it copied. */
-function totalsOf(messages: readonly WithParts[]): Pick<Info, "cost" | "tokens"> {
+function totalsOf(messages: readonly WithParts[]): Pick<Info, "cost" | "costUnknown" | "tokens"> {
   let cost = new Decimal(0)
   let tokens: Tokens = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
+  let costUnknown = false
   for (const { info } of messages) {
     if (info.role !== "assistant") continue
     cost = cost.plus(info.cost)
     tokens = addTokens(tokens, info.tokens)
+    costUnknown ||= info.costUnknown === true
   }
-  return { cost: cost.toNumber(), tokens }
+  return { cost: cost.toNumber(), ...(costUnknown ? { costUnknown: true as const } : {}), tokens }
 }

@@ -1,7 +1,7 @@
 export { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD, doomLoopMessage, isDoomLoop } from "../loop/doom-loop.js"
 export { MissingProviderError, NoUserMessageError } from "../loop/loop-errors.js"
 export { PromptInput } from "../loop/prompt-input.js"
-export { RetryOptions, retryDelay, retryMessage } from "../loop/retry.js"
+export { nextRetry, RetryOptions, retryDelay, retryMessage } from "../loop/retry.js"
 export { BusyError } from "./errors.js"
 export { Event } from "./events.js"
 export { Info } from "./info.js"

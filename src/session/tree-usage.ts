@@ -3,7 +3,8 @@ import type { Tokens } from "../message/part.js"
 import type { Storage } from "../storage/port.js"
 import type { Info } from "./info.js"
 
-export type Totals = { cost: number; tokens: Tokens }
+/** `costUnknown`: some counted step ran on a model without prices, so `cost` leaves it out. */
+export type Totals = { cost: number; tokens: Tokens; costUnknown?: true }
 
 /** A session's own cost and tokens, and those of it with all its descendants (its sub-agents' sessions). */
 export type TreeUsage = Totals & { total: Totals }
@@ -13,13 +14,24 @@ export async function treeUsage(storage: Storage, root: Info): Promise<TreeUsage
   let tokens: Tokens = { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
   // Keyed by ID, so that parent links that loop (stored before cycles were refused) end the walk.
   const seen = new Map([[root.id, root]])
+  let costUnknown = false
   for (const session of seen.values()) {
     cost = cost.plus(session.cost)
     tokens = addTokens(tokens, session.tokens)
+    costUnknown ||= session.costUnknown === true
     for (const child of await storage.listSessions({ parentID: session.id }))
       if (!seen.has(child.id)) seen.set(child.id, child)
   }
-  return { cost: root.cost, tokens: root.tokens, total: { cost: cost.toNumber(), tokens } }
+  return {
+    cost: root.cost,
+    tokens: root.tokens,
+    ...unknown(root.costUnknown === true),
+    total: { cost: cost.toNumber(), tokens, ...unknown(costUnknown) },
+  }
+}
+
+function unknown(costUnknown: boolean): { costUnknown?: true } {
+  return costUnknown ? { costUnknown: true } : {}
 }
 
 export function addTokens(a: Tokens, b: Tokens): Tokens {

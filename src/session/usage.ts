@@ -3,7 +3,8 @@ import { Decimal } from "decimal.js"
 import type { Tokens } from "../message/part.js"
 import type { ModelInfo } from "../provider/model-info.js"
 
-export type Usage = { cost: number; tokens: Tokens }
+/** `costUnknown`: the model had no prices, so `cost` is 0 without being free. */
+export type Usage = { cost: number; tokens: Tokens; costUnknown?: true }
 
 /** Prompts larger than this are billed at `cost.over200K` when the model has such prices. */
 export const LONG_CONTEXT_THRESHOLD = 200_000
@@ -14,6 +15,7 @@ const PER_MILLION = 1_000_000
  * Splits one step's usage into disjoint token counts and prices them in USD. The AI SDK's
  * `inputTokens` includes cache reads and writes and `outputTokens` (usually) includes reasoning,
  * so those are taken out to avoid charging them twice. Counts a provider got wrong (NaN, negative) become 0.
+ * A model without prices costs 0 with `costUnknown: true`.
  */
 export function getUsage(input: {
   model: ModelInfo
@@ -32,6 +34,7 @@ export function getUsage(input: {
     cache: { read: cacheRead, write: cacheWrite },
   }
 
+  if (!model.cost) return { cost: 0, tokens, costUnknown: true }
   // Long-context tiers (Anthropic, Gemini) look at the whole prompt, cached parts included.
   const prompt = tokens.input + tokens.cache.read + tokens.cache.write
   const prices = model.cost.over200K && prompt > LONG_CONTEXT_THRESHOLD ? model.cost.over200K : model.cost

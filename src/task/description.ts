@@ -13,6 +13,16 @@ export function startable(agents: Record<string, AgentInfo>): AgentInfo[] {
 }
 
 /**
+ * Whether the runtime offers the task tool unless told (`task` option): when an agent the host
+ * gave (`hostAgents`, the names in its `agents` option, which the coding preset fills) is one a
+ * task can start. The built-in `general` alone does not count, so a runtime with no sub-agent of
+ * its own sends the model no `task` tool.
+ */
+export function offersTask(agents: Record<string, AgentInfo>, hostAgents: Iterable<string>): boolean {
+  return [...hostAgents].some((name) => Object.hasOwn(agents, name) && isStartable(agents[name]!))
+}
+
+/**
  * The task tool's description, listing the sub-agents the caller's rules let it start (a `task`
  * rule that denies one hides it), sorted by name so the text, and a provider's prompt cache, stay
  * the same from step to step.

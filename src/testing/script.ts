@@ -1,4 +1,5 @@
 import type { MockLanguageModelV3 } from "ai/test"
+import type { ScriptTools, ToolCallArgs, ToolCallOptions } from "./script-tools.js"
 
 type StreamResult = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>
 /** A chunk of a model's stream, as the AI SDK's model specification defines it. */
@@ -10,12 +11,18 @@ type FinishReason = Extract<StreamChunk, { type: "finish" }>["finishReason"]["un
 export type ScriptStep =
   | { type: "text"; text: string; chunks: number }
   | { type: "reasoning"; text: string; chunks: number; metadata?: Record<string, Record<string, unknown>> }
-  | { type: "tool-call"; toolName: string; input: unknown; id?: string }
+  | { type: "tool-call"; toolName: string; input: unknown; id?: string; unavailable?: boolean }
   | { type: "usage"; input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number }
   | { type: "finish"; reason: FinishReason }
   | { type: "error"; error: unknown }
   | { type: "delay"; ms: number }
   | { type: "chunk"; chunk: StreamChunk }
+
+/** What the model does on one call: steps to stream, an error to throw before streaming, or a function of the call. */
+export type Turn =
+  | ScriptStep[]
+  | { throws: unknown }
+  | ((call: CallOptions) => ScriptStep[] | { throws: unknown })
 
 /** Builders for the steps of a scripted turn. */
 export const say = {
@@ -34,13 +41,12 @@ export const say = {
     chunks: options.chunks ?? 1,
     ...(options.metadata ? { metadata: options.metadata } : {}),
   }),
-  /** A tool call whose input streams as JSON before the call itself. */
-  toolCall: (toolName: string, input: unknown, options: { id?: string } = {}): ScriptStep => ({
-    type: "tool-call",
-    toolName,
-    input,
-    ...(options.id ? { id: options.id } : {}),
-  }),
+  /**
+   * A tool call whose input streams as JSON before the call itself. Untyped by default; typed
+   * from a runtime's tools with `say.toolCall<typeof tools>(...)`, `scriptFor(tools)`, or the
+   * `say` that createTestRuntime passes to a `turns` function (only the types differ).
+   */
+  toolCall: toolCallStep as <Tools = undefined>(...args: ToolCallArgs<Tools>) => ScriptStep,
   /** The token usage reported at the end of the turn. */
   usage: (usage: {
     input?: number
@@ -64,6 +70,29 @@ export const say = {
   delay: (ms: number): ScriptStep => ({ type: "delay", ms }),
   /** Any raw chunk of the model specification. */
   chunk: (chunk: StreamChunk): ScriptStep => ({ type: "chunk", chunk }),
+}
+
+/** `say`, with `toolCall` typed from `Tools` (see `ToolCallArgs`). */
+export type Say<Tools = undefined> = Omit<typeof say, "toolCall"> & {
+  toolCall(...args: ToolCallArgs<Tools>): ScriptStep
+}
+
+/**
+ * `say` typed from `tools`, for scripts written outside createTestRuntime's `turns`:
+ * `scriptFor([refund, lookup]).toolCall("refund", { orderID: "1" })`. Only the types differ.
+ */
+export function scriptFor<Tools extends ScriptTools>(_tools: Tools): Say<Tools> {
+  return say
+}
+
+function toolCallStep(toolName: string, input: unknown, options: ToolCallOptions = {}): ScriptStep {
+  return {
+    type: "tool-call",
+    toolName,
+    input,
+    ...(options.id ? { id: options.id } : {}),
+    ...(options.unavailable ? { unavailable: true } : {}),
+  }
 }
 
 /** The chunks one step streams; `index` keeps ids unique within a turn. */

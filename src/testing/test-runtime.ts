@@ -2,13 +2,23 @@ import type { ModelInfo } from "../provider/model-info.js"
 import { createProvider, type Provider } from "../provider/provider.js"
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.js"
 import { MemoryStorage } from "../storage/memory.js"
-import { say } from "./script.js"
-import { type ScriptedModel, scriptedModel, type Turn } from "./scripted-model.js"
+import { type Say, say, type Turn } from "./script.js"
+import type { ScriptTools } from "./script-tools.js"
+import { type ScriptedModel, scriptedModel } from "./scripted-model.js"
 
-export type TestRuntimeOptions = Omit<RuntimeOptions, "provider"> & {
-  /** What the model does, one turn per call. Ignored when `model` is given. */
-  turns?: Turn[]
-  /** A scripted model made elsewhere, e.g. to share between runtimes. */
+export type TestRuntimeOptions<Tools extends ScriptTools | undefined = ScriptTools | undefined> = Omit<
+  RuntimeOptions,
+  "provider" | "tools" | "model" | "models"
+> & {
+  /** The runtime's own tools, as RuntimeOptions' `tools`; a `turns` function's `say` is typed from them. */
+  tools?: Tools
+  /**
+   * What the model does, one turn per call; or a function of `say` typed from `tools` that
+   * returns them. A scripted call of a tool the runtime lacks fails its model call with
+   * ScriptedToolUnknownError (see `say.toolCall`'s `unavailable`). Ignored when `model` is given.
+   */
+  turns?: Turn[] | ((say: Say<Tools>) => Turn[])
+  /** A scripted model made elsewhere, e.g. to share between runtimes; checked only as it was made. */
   model?: ScriptedModel
   /**
    * The provider's small model, which writes session titles. Default: one that always answers
@@ -29,17 +39,26 @@ export const testModelInfo: ModelInfo = {
   capabilities: { reasoning: true, toolcall: true, attachment: true, temperature: true },
 }
 
+export type TestRuntime = {
+  runtime: Runtime & { provider: Provider }
+  model: ScriptedModel
+  small: ScriptedModel
+  /** Throws if the main model's script went wrong: a call of a tool the runtime lacks, turns never played. */
+  verify(): void
+}
+
 /**
  * A runtime on fresh memory storage whose provider has one scripted model, for unit tests of
  * agents: `const { runtime, model } = createTestRuntime({ turns: [[say.text("Hi")]] })`.
  */
-export function createTestRuntime(options: TestRuntimeOptions = {}): {
-  runtime: Runtime & { provider: Provider }
-  model: ScriptedModel
-  small: ScriptedModel
-} {
+export function createTestRuntime<Tools extends ScriptTools | undefined = undefined>(
+  options: TestRuntimeOptions<Tools> = {},
+): TestRuntime {
   const { turns, model: given, small: givenSmall, modelInfo, ...runtimeOptions } = options
-  const model = given ?? scriptedModel(turns ?? [])
+  const script = typeof turns === "function" ? turns(say) : (turns ?? [])
+  // `runtime` is made below, before the model is first called.
+  const model =
+    given ?? scriptedModel(script, { knownTools: (name) => runtime.tools.get(name) !== undefined })
   const small =
     givenSmall ?? scriptedModel([], { modelId: "scripted-small", fallback: [say.text("Test session")] })
   const info: ModelInfo = { ...testModelInfo, ...modelInfo }
@@ -55,5 +74,5 @@ export function createTestRuntime(options: TestRuntimeOptions = {}): {
   })
   const runtime = createRuntime({ storage: new MemoryStorage(), ...runtimeOptions, provider })
   // The provider was given, so runtime.provider is always there.
-  return { runtime: runtime as Runtime & { provider: Provider }, model, small }
+  return { runtime: runtime as Runtime & { provider: Provider }, model, small, verify: () => model.verify() }
 }

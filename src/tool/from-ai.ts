@@ -1,7 +1,15 @@
 import { asSchema, type FlexibleSchema } from "ai"
 import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
-import { type Attachment, define, type Info, type JSONSchemaObject, type Result, TOOL_ID } from "./tool.js"
+import {
+  type Attachment,
+  define,
+  type Info,
+  type JSONSchemaObject,
+  type ProviderTool,
+  type Result,
+  TOOL_ID,
+} from "./tool.js"
 
 /**
  * An AI SDK tool as `tool()`, `dynamicTool()` or an MCP client's `tools()` make it, described by
@@ -13,6 +21,9 @@ export type AITool = {
   readonly inputSchema: unknown
   readonly execute?: unknown
   readonly type?: string
+  /** A provider tool's id (`anthropic.web_search_20250305`) and settings. */
+  readonly id?: unknown
+  readonly args?: unknown
 }
 
 export type FromAIOptions = {
@@ -33,14 +44,17 @@ type Execute = (
  * signal, and no messages (`messages: []`). What it returns becomes the result: a string as it
  * is; an MCP tool result as its text, with images as attachments (`isError` fails the call);
  * anything else as JSON. A tool that streams its output (an async iterable) gives its last value.
+ *
+ * A provider tool (`type: "provider"`, e.g. `anthropic.tools.webSearch_20250305()`) is offered to
+ * the model as that provider tool. Without `execute` the provider runs it: nothing runs here and
+ * no permission is asked; its call and result come in the model's stream and are stored as any.
  */
 export function fromAI(id: string, tool: AITool, options: FromAIOptions = {}): Info {
-  if (typeof tool !== "object" || tool === null || typeof tool.execute !== "function")
-    throw refused(
-      `tool ${JSON.stringify(id)}`,
-      "has no execute function (a provider or client-side tool cannot run here)",
-    )
-  const execute = tool.execute as Execute
+  const what = `tool ${JSON.stringify(id)}`
+  if (typeof tool !== "object" || tool === null) throw refused(what, "is not an AI SDK tool")
+  const provider = providerOf(what, tool)
+  if (typeof tool.execute !== "function" && !provider?.executed)
+    throw refused(what, "has no execute function (a client-side tool cannot run here)")
   const permission = options.permission ?? id
   const native = tool.inputSchema instanceof z.ZodType
   const schema = native ? undefined : asSchema(tool.inputSchema as FlexibleSchema<unknown>)
@@ -50,7 +64,11 @@ export function fromAI(id: string, tool: AITool, options: FromAIOptions = {}): I
     ...(schema
       ? { inputSchema: () => schema.jsonSchema as JSONSchemaObject | PromiseLike<JSONSchemaObject> }
       : {}),
+    ...(provider ? { provider } : {}),
     async execute(args, context) {
+      if (typeof tool.execute !== "function")
+        throw new Error(`The ${id} tool is run by the model's provider, not here`)
+      const execute = tool.execute as Execute
       await context.ask({ permission, patterns: ["*"], always: ["*"], metadata: { input: args } })
       const output = await lastValue(
         execute(args, { toolCallId: context.callID, messages: [], abortSignal: context.abort }),
@@ -58,6 +76,16 @@ export function fromAI(id: string, tool: AITool, options: FromAIOptions = {}): I
       return toResult(id, output)
     },
   })
+}
+
+/** A provider tool's id and settings; executed by the provider when it brings no `execute`. */
+function providerOf(what: string, tool: AITool): ProviderTool | undefined {
+  if (tool.type !== "provider") return undefined
+  if (typeof tool.id !== "string" || !/^[^.]+\..+/.test(tool.id))
+    throw refused(what, 'is a provider tool without an id of the form "provider.name"')
+  const args =
+    typeof tool.args === "object" && tool.args !== null ? (tool.args as Record<string, unknown>) : {}
+  return { id: tool.id as ProviderTool["id"], args, executed: typeof tool.execute !== "function" }
 }
 
 /**

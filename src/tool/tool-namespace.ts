@@ -6,8 +6,15 @@ export {
   type Attachment,
   type Context,
   define,
+  type ExecuteResult,
   type Info,
   type JSONSchemaObject,
+  type ProviderTool,
   type Result,
 } from "./tool.js"
+export {
+  MAX_ERROR_LENGTH,
+  type ToolErrorContext as ErrorContext,
+  type ToolErrorHandler as ErrorHandler,
+} from "./tool-error.js"
 export { MAX_BYTES, MAX_LINES, truncateOutput } from "./truncate.js"

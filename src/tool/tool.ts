@@ -1,3 +1,4 @@
+import type { JSONValue } from "ai"
 import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
 import type { FilePart } from "../message/part.js"
@@ -51,6 +52,7 @@ export type Context = {
 /** A file a tool returns besides its text output, e.g. an image it read. */
 export type Attachment = Pick<FilePart, "mime" | "url" | "filename">
 
+/** A call's result as the runtime stores it: what any `execute` return becomes. */
 export type Result = {
   title: string
   output: string
@@ -58,10 +60,34 @@ export type Result = {
   attachments?: Attachment[]
 }
 
+/**
+ * What `execute` may return: text (the output as it is), any JSON value (the output is its
+ * `JSON.stringify`, and the model is sent the value itself), or the full form, whose title
+ * (default "") and metadata (default `{}`) may be left out. An object is the full form when its
+ * `output` is a string, its `title` (if any) a string, its `metadata` (if any) an object, its
+ * `attachments` (if any) an array, and it has no other key; any other object is a JSON value.
+ */
+export type ExecuteResult =
+  | string
+  | JSONValue
+  | { title?: string; output: string; metadata?: Record<string, unknown>; attachments?: Attachment[] }
+
+/**
+ * A tool the model's provider defines (Anthropic's or OpenAI's web search, code execution): the
+ * model is told of it as that provider tool (`id`, `args`), as the AI SDK does, not by a schema.
+ * `executed`: the provider runs it itself and sends the result in its stream; `execute` is then
+ * never called and no permission is asked (the rules can still switch it off).
+ */
+export type ProviderTool = {
+  id: `${string}.${string}`
+  args: Record<string, unknown>
+  executed: boolean
+}
+
 /** A JSON schema as a plain object. */
 export type JSONSchemaObject = Record<string, unknown>
 
-export type Info<Parameters extends z.ZodType = z.ZodType> = {
+export type Info<Parameters extends z.ZodType = z.ZodType, Returns extends ExecuteResult = ExecuteResult> = {
   id: string
   description: string
   /** Checks the model's arguments (which may be async); what it outputs is what `execute` gets. */
@@ -71,7 +97,9 @@ export type Info<Parameters extends z.ZodType = z.ZodType> = {
    * `Tool.fromAI`); default: `parameters` converted with `z.toJSONSchema`. Read once per tool.
    */
   inputSchema?: () => JSONSchemaObject | PromiseLike<JSONSchemaObject>
-  execute(args: z.output<Parameters>, context: Context): Promise<Result>
+  /** Set for a tool the model's provider defines; see `ProviderTool`. */
+  provider?: ProviderTool
+  execute(args: z.output<Parameters>, context: Context): Promise<Returns>
 }
 
 /** What a tool's id may be: the characters every provider accepts in a tool name. */
@@ -92,16 +120,25 @@ const Definition = z.object({
       message: "expected a function returning a JSON schema",
     })
     .optional(),
+  provider: z
+    .object({
+      id: z.custom<ProviderTool["id"]>((value) => typeof value === "string" && /^[^.]+\..+/.test(value), {
+        message: 'expected "provider.name"',
+      }),
+      args: z.record(z.string(), z.unknown()),
+      executed: z.boolean(),
+    })
+    .optional(),
   execute: z.custom<Info["execute"]>((value) => typeof value === "function", {
     message: "expected a function",
   }),
 })
 
 /** Defines a tool: the model sees its id, description and parameters' JSON schema. */
-export function define<Parameters extends z.ZodType>(
-  id: string,
-  definition: Omit<Info<Parameters>, "id">,
-): Info<Parameters> {
+export function define<const Id extends string, Parameters extends z.ZodType, Returns extends ExecuteResult>(
+  id: Id,
+  definition: Omit<Info<Parameters, Returns>, "id">,
+): Info<Parameters, Returns> & { id: Id } {
   parseInput(`tool ${JSON.stringify(id)}`, Definition, { ...definition, id })
   return { ...definition, id }
 }

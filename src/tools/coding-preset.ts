@@ -13,6 +13,10 @@ export type CodingPreset = {
   agents: Record<string, AgentInfo>
   /** The system prompt names the directory, whether it is a git repository, and the platform. */
   environment: "workspace"
+  /** OpenCode's agents always have the `task` tool, to start `explore` or `general`. */
+  task: true
+  /** And the to-do list tools, `todowrite` and `todoread`. */
+  todos: true
 }
 
 /**
@@ -28,5 +32,7 @@ export function codingPreset(options: CodingToolsOptions = {}): CodingPreset {
     tools: codingTools({ ...options, directory }),
     agents: codingAgents(),
     environment: "workspace",
+    task: true,
+    todos: true,
   }
 }

@@ -6,6 +6,7 @@ import { grepTool } from "./grep.js"
 import { listTool } from "./list.js"
 import { localOperations } from "./local-operations.js"
 import type { Operations } from "./operations.js"
+import { GLOB_PACKAGES, requirePackages } from "./packages.js"
 import { createPathLock } from "./path-lock.js"
 import { readTool } from "./read.js"
 import { ripgrepProbe } from "./ripgrep.js"
@@ -26,11 +27,15 @@ export type CodingToolsOptions = {
 /**
  * The built-in coding tools, bound to one directory and one set of operations: read, write,
  * edit, glob, grep, list and bash. Each asks its permission on every call; write and edit change
- * one file at a time (bash is not held back by them).
+ * one file at a time (bash is not held back by them). Throws MissingPackageError when an
+ * optional package they need is not installed: web-tree-sitter and tree-sitter-bash (bash), and
+ * with the local operations, tinyglobby (glob, grep).
  */
 export function codingTools(options: CodingToolsOptions = {}): Info[] {
   const directory = options.directory ?? process.cwd()
   const operations = options.operations ?? localOperations
+  if (operations === localOperations)
+    requirePackages("the glob and grep tools with localOperations", GLOB_PACKAGES)
   // One lock for every session and sub-agent using these tools: write and edit of one file queue.
   const shared = { directory, operations, lock: createPathLock() }
   // Probed once for these tools, on the machine the operations reach, when grep first runs.

@@ -69,3 +69,29 @@ export class InvalidPatternError extends NamedError<
   static override readonly errorName = "InvalidPatternError"
   static readonly Schema = z.object({ name: z.literal("InvalidPatternError"), data: InvalidPatternData })
 }
+
+const MissingPackageData = z.object({
+  message: z.string(),
+  /** The packages that are not installed. */
+  packages: z.array(z.string()),
+  /** The command that installs what the feature needs. */
+  install: z.string(),
+})
+
+/**
+ * A feature was configured whose optional packages (peer dependencies of agentloop-sdk) are not
+ * installed; thrown when it is set up (`codingTools()`), not when the model first uses it.
+ */
+export class MissingPackageError extends NamedError<
+  "MissingPackageError",
+  z.infer<typeof MissingPackageData>
+> {
+  static override readonly errorName = "MissingPackageError"
+  static readonly Schema = z.object({ name: z.literal("MissingPackageError"), data: MissingPackageData })
+
+  static of(feature: string, packages: string[], needed: readonly string[]): MissingPackageError {
+    const install = `npm install ${needed.join(" ")}`
+    const message = `Missing ${packages.join(" and ")}, needed by ${feature}: ${install}`
+    return new MissingPackageError({ message, packages, install })
+  }
+}

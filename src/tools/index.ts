@@ -13,6 +13,7 @@ export {
   EditFailedError,
   FileNotFoundError,
   InvalidPatternError,
+  MissingPackageError,
   UnsafePathError,
   UnsupportedFileError,
 } from "./errors.js"

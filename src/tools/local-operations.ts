@@ -1,13 +1,16 @@
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { glob } from "tinyglobby"
 import { localExec } from "./bash/local-exec.js"
 import type { DirectoryEntry, FileStat, Operations } from "./operations.js"
+import { GLOB_PACKAGES, requirePackages } from "./packages.js"
 
 // More links than this in one resolution is a loop (Linux stops at 40 too).
 const MAX_LINKS = 40
 
-/** The coding tools' operations on this machine: node:fs, tinyglobby, and a local shell. */
+/**
+ * The coding tools' operations on this machine: node:fs, tinyglobby (an optional package, see
+ * codingTools), and a local shell.
+ */
 export const localOperations: Operations = {
   async readFile(file, options) {
     return new Uint8Array(await fs.readFile(file, { signal: options?.signal }))
@@ -35,6 +38,11 @@ export const localOperations: Operations = {
   },
 
   async glob(pattern, options) {
+    // Loaded here, so that importing the tools (to run them elsewhere) needs no tinyglobby.
+    const { glob } = await import("tinyglobby").catch((error: unknown) => {
+      requirePackages("the glob tool of localOperations", GLOB_PACKAGES)
+      throw error
+    })
     const found = await glob(pattern, {
       cwd: options.cwd,
       ignore: options.ignore ?? [],

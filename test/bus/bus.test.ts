@@ -98,6 +98,27 @@ describe("event bus", () => {
     expect(bus.listenerCount()).toBe(0)
   })
 
+  it("listens from the call to stream(), before the first read", async () => {
+    const bus = createBus()
+    const stream = bus.stream({ sessionID: sessionA.id })
+    publishIdle(bus, sessionA.id)
+    bus.publish("session.compacted", { sessionID: sessionA.id })
+    bus.close()
+    const seen: string[] = []
+    for await (const event of stream) seen.push(event.type)
+    expect(seen).toEqual(["session.idle", "session.compacted"])
+  })
+
+  it("lets go of the bus when a stream falls 10,000 events behind, ending after those it holds", async () => {
+    const bus = createBus()
+    const stream = bus.stream()
+    for (let index = 0; index < 10_001; index++) publishIdle(bus, sessionA.id)
+    expect(bus.listenerCount()).toBe(0)
+    let count = 0
+    for await (const _ of stream) count++
+    expect(count).toBe(10_000)
+  })
+
   it("returns at once from a stream whose signal is already aborted", async () => {
     const bus = createBus()
     const events: Event[] = []

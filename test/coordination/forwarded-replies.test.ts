@@ -76,7 +76,7 @@ function ownerAndAnswerer(turns: Turn[], tools: Tool.Info[], onSend?: (message: 
     onSend?.(message)
     return send(message)
   }
-  const options = { model, tools, permission: Permission.fromConfig({ gate: "ask" }) }
+  const options = { model, tools, permission: Permission.fromConfig({ gate: "ask" }), question: true }
   const a = createTestRuntime({ ...options, storage: ownerStorage.storage, coordinator: coordinators.a })
   const b = createTestRuntime({ ...options, storage, coordinator: coordinators.b })
   const killA = () => {

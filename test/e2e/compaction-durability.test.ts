@@ -247,7 +247,8 @@ describe("compaction and the loop", () => {
     const { runtime, model } = createTestRuntime({
       turns: [
         [say.text("ALPHA answer")],
-        [say.toolCall("read", { path: "a.ts" }), say.usage({ input: 170_000 })],
+        // No read tool is registered: the call fails as unavailable, which is all this turn needs.
+        [say.toolCall("read", { path: "a.ts" }, { unavailable: true }), say.usage({ input: 170_000 })],
         [say.text("SUMMARY-ONE")],
         [say.text("BRAVO answer")],
       ],

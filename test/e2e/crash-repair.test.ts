@@ -230,6 +230,7 @@ async function abandonedWhileAsking(input: {
     tools: input.tools ?? [],
     permission: askGuarded,
     turns: input.turns,
+    question: true,
   })
   let asked = 0
   const waiting = new Promise<void>((resolve) =>
@@ -391,6 +392,7 @@ describe("a question left waiting by a process that stopped", () => {
     const { runtime, model } = createTestRuntime({
       storage: new SqliteStorage(file),
       turns: [[say.text("You chose A.")]],
+      question: true,
     })
     const [request] = await runtime.question.list()
     await runtime.question.reply({ requestID: request!.id, answers: [["A"]] })
@@ -415,6 +417,7 @@ describe("a question left waiting by a process that stopped", () => {
     const { runtime } = createTestRuntime({
       storage: new SqliteStorage(file),
       turns: [[say.text("Never mind.")]],
+      question: true,
     })
     const rejected: string[] = []
     runtime.events.on("question.rejected", (event) => {

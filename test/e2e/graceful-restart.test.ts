@@ -102,6 +102,7 @@ describe("runtime.close() with a turn waiting for a human", () => {
   it("keeps a question stored too, and ends turns that wait for nobody", async () => {
     const { runtime } = createTestRuntime({
       storage: new SqliteStorage(file),
+      question: true,
       turns: [
         [
           say.toolCall("question", {
@@ -123,6 +124,7 @@ describe("runtime.close() with a turn waiting for a human", () => {
     const next = createTestRuntime({
       storage: new SqliteStorage(file),
       turns: [[say.text("Pro it is.")]],
+      question: true,
     }).runtime
     const [question] = await next.question.list()
     expect(question).toMatchObject({ sessionID: session.id })

@@ -140,6 +140,7 @@ describe("a model stream that stalls", () => {
     vi.useFakeTimers()
     const { runtime } = createTestRuntime({
       streamIdleTimeoutMs: 60_000,
+      question: true,
       turns: [
         [say.toolCall("question", { questions: [{ question: "Go?", header: "Go", options: [] }] })],
         [say.text("Done.")],

@@ -83,6 +83,7 @@ describe("question tool", () => {
   it("stops the loop when the user dismisses the question", async () => {
     const { runtime, model } = createTestRuntime({
       turns: [[say.toolCall("question", { questions })], [say.text("never")]],
+      question: true,
     })
     runtime.events.on("question.asked", (event) => void runtime.question.reject(event.properties.id))
     const session = await runtime.session.create()
@@ -98,7 +99,7 @@ describe("question tool", () => {
   })
 
   it("is denied to sub-agents by default", async () => {
-    const { runtime } = createTestRuntime()
+    const { runtime } = createTestRuntime({ question: true })
     const ids = runtime.tools.enabled({ ruleset: runtime.agents.general!.permission }).map((tool) => tool.id)
     expect(ids).not.toContain("question")
     expect(

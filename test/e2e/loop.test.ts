@@ -76,8 +76,12 @@ describe("runtime.session.prompt", () => {
     await gate
     const second = ask("also b.ts")
     const [a, b] = await Promise.all([first, second])
-    expect(a).toEqual(b)
+    // One final message for both; each caller's turn starts at its own message.
+    expect({ info: a.info, parts: a.parts }).toEqual({ info: b.info, parts: b.parts })
     expect(textOf(a)).toBe("read both")
+    expect(a.steps.map((step) => step.info.id)).toEqual([a.toolCalls[0]!.messageID, a.info.id])
+    expect(b.steps.map((step) => step.info.id)).toEqual([b.info.id])
+    expect(b.user!.parts).toMatchObject([{ type: "text", text: "also b.ts" }])
     expect(model.calls).toHaveLength(2)
     expect((await runtime.session.messages(session.id)).map((message) => message.info.role)).toEqual([
       "user",

@@ -22,7 +22,7 @@ const systemOf = (call: CallOptions) =>
     .join("\n\n")
 const hi = { type: "text" as const, text: "Hi" }
 
-async function firstSystem(options: Omit<RuntimeOptions, "provider">) {
+async function firstSystem(options: Omit<RuntimeOptions, "provider" | "model" | "models" | "smallModel">) {
   const { runtime, model } = createTestRuntime({ ...options, turns: [[say.text("Hello")]] })
   const session = await runtime.session.create({})
   await runtime.session.prompt({ sessionID: session.id, parts: [hi] })

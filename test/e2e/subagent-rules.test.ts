@@ -31,6 +31,8 @@ describe("what a host's sub-agent may use", () => {
   it("offers a host's sub-agent neither task, question, todowrite nor todoread", async () => {
     const { runtime, model } = delegating("helper", {
       agents: { helper: { mode: "subagent", description: "Helps", permission: allowAll } },
+      question: true,
+      todos: true,
     })
     const session = await runtime.session.create()
     await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
@@ -51,6 +53,8 @@ describe("what a host's sub-agent may use", () => {
           permission: Permission.fromConfig({ "*": "allow", todowrite: "allow", task: "allow" }),
         },
       },
+      question: true,
+      todos: true,
     })
     const session = await runtime.session.create()
     await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
@@ -64,6 +68,8 @@ describe("what a host's sub-agent may use", () => {
     const { runtime, model } = createTestRuntime({
       agents: { helper: { mode: "subagent", description: "Helps", permission: allowAll } },
       commands: { help: { template: "child work from a command", agent: "helper", subtask: true } },
+      question: true,
+      todos: true,
       turns: Array.from({ length: 6 }, () => (call: CallOptions) => [
         say.text(isChild(call) ? "child done" : "parent done"),
       ]),
@@ -109,7 +115,7 @@ describe("the task tool's description", () => {
 
 describe("a task tool part", () => {
   it("records the model the sub-agent ran on beside its session", async () => {
-    const { runtime } = delegating("general")
+    const { runtime } = delegating("general", { task: true })
     const session = await runtime.session.create()
     const updates: MessageV2.ToolPart[] = []
     runtime.events.on("message.part.updated", ({ properties }) => {

@@ -65,6 +65,7 @@ describe("the task tool", () => {
   it("runs two children in parallel, each with a tool, and the parent gets both results", async () => {
     const routed = createTestRuntime({
       tools: [echo],
+      task: true,
       turns: Array.from({ length: 8 }, () =>
         responder((seen) =>
           seen.results.length === 0
@@ -115,6 +116,7 @@ describe("the task tool", () => {
     let first: string | undefined
     const { runtime } = createTestRuntime({
       tools: [echo],
+      task: true,
       turns: Array.from({ length: 10 }, () =>
         responder((seen) => {
           if (seen.results.length === 0) return [taskCall("gamma")]
@@ -139,6 +141,7 @@ describe("the task tool", () => {
   it("refuses a task_id that is not a child of the calling session", async () => {
     let strangerID = ""
     const { runtime } = createTestRuntime({
+      task: true,
       turns: [() => [taskCall("iota", { task_id: strangerID })], [say.text("ok")]],
     })
     const parent = await runtime.session.create({ title: "parent" })
@@ -168,6 +171,7 @@ describe("the task tool", () => {
     })
     const { runtime } = createTestRuntime({
       tools: [hang],
+      task: true,
       turns: [[taskCall("epsilon")], [say.toolCall("hang", {})]],
     })
     const parent = await runtime.session.create({ title: "parent" })
@@ -190,6 +194,7 @@ describe("the task tool", () => {
   it("a child's failure is the task's error; the parent goes on", async () => {
     const { runtime } = createTestRuntime({
       tools: [echo],
+      task: true,
       retry: { maxAttempts: 0 },
       turns: [
         [taskCall("zeta")],

@@ -13,6 +13,8 @@ describe("todos in a session", () => {
     const storage = new MemoryStorage()
     const { runtime, model } = createTestRuntime({
       storage,
+      todos: true,
+      task: true,
       turns: [
         [say.toolCall("todowrite", { todos: plan })],
         [say.toolCall("todoread", {})],

@@ -263,9 +263,9 @@ describe("sleep", () => {
 })
 
 describe("RetryOptions", () => {
-  it("defaults to 8 attempts and 5 minutes", () => {
-    expect(RetryOptions.parse({})).toEqual({ maxAttempts: 8, maxDelayMs: 300_000 })
-    expect(RetryOptions.parse({ maxAttempts: 0 })).toEqual({ maxAttempts: 0, maxDelayMs: 300_000 })
+  it("defaults to 8 attempts, 5 minutes and 2 connect attempts", () => {
+    expect(RetryOptions.parse({})).toEqual({ maxAttempts: 8, maxDelayMs: 300_000, connectAttempts: 2 })
+    expect(RetryOptions.parse({ maxAttempts: 0 })).toMatchObject({ maxAttempts: 0, maxDelayMs: 300_000 })
   })
 
   it("rejects negative or fractional attempts, non-positive delays and unknown keys", () => {

@@ -169,6 +169,8 @@ describe("SessionProcessor", () => {
     })
     expect(await rejected.processor.process({ messages: user("x"), tools: [bash], ruleset })).toBe("stop")
     const state = toolPart((await rejected.stored()).parts).state as MessageV2.ToolStateError
-    expect(state.error).toBe("The user rejected permission to use this specific tool call.")
+    // The handler is the host's: the model is told the application said no.
+    expect(state.error).toBe("The application rejected permission to use this specific tool call.")
+    expect(state.refusedBy).toBe("host")
   })
 })

@@ -43,7 +43,7 @@ describe("Provider.modelInfoFromModelsDev", () => {
     })
   })
 
-  it("prices a model without cost at zero and keeps an input limit", () => {
+  it("leaves the prices of a model without cost unknown and keeps an input limit", () => {
     const local = {
       id: "qwen3-coder",
       name: "Qwen3 Coder",
@@ -58,7 +58,6 @@ describe("Provider.modelInfoFromModelsDev", () => {
       id: "qwen3-coder",
       name: "Qwen3 Coder",
       limit: { context: 262_144, input: 200_000, output: 65_536 },
-      cost: { input: 0, output: 0, cache: { read: 0, write: 0 } },
       capabilities: { reasoning: false, toolcall: true, attachment: false, temperature: true },
     })
   })

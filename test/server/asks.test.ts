@@ -49,7 +49,10 @@ async function waitingOnPermission() {
 }
 
 async function waitingOnQuestion() {
-  const context = setup({ turns: [[say.toolCall("question", { questions: [pick] })], [say.text("Noted")]] })
+  const context = setup({
+    question: true,
+    turns: [[say.toolCall("question", { questions: [pick] })], [say.text("Noted")]],
+  })
   const sessionID = await context.newSession()
   const asked = nextEvent(context.runtime, isType("question.asked"))
   await context.call("POST", `/session/${sessionID}/prompt_async`, text("set it up"))

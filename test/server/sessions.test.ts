@@ -94,6 +94,7 @@ describe("session routes", () => {
   it("GET /session/:id/todo answers the list the model wrote", async () => {
     const todos = [{ id: "1", content: "Write tests", status: "pending", priority: "high" }]
     const { call, newSession } = setup({
+      todos: true,
       turns: [[say.toolCall("todowrite", { todos })], [say.text("Done")]],
     })
     const id = await newSession()

@@ -162,6 +162,7 @@ describe("toUIMessageStream", () => {
     const { runtime, sessionID } = await start({
       tools: [deploy],
       permission: askDeploy,
+      task: true,
       turns: [
         [say.toolCall("task", { description: "ship", prompt: "deploy it", subagent_type: "general" })],
         [say.toolCall("deploy", { target: "prod" })],
@@ -185,6 +186,7 @@ describe("toUIMessageStream", () => {
 
   it("shows a question as data-question and its answers once replied", async () => {
     const { runtime, sessionID } = await start({
+      question: true,
       turns: [[say.toolCall("question", { questions: [pick] })], [say.text("Noted")]],
     })
     const { message } = await readAll(

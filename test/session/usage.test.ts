@@ -14,7 +14,7 @@ const sonnet: Provider.ModelInfo = {
 
 const tiered: Provider.ModelInfo = {
   ...sonnet,
-  cost: { ...sonnet.cost, over200K: { input: 6, output: 22.5, cache: { read: 0.6, write: 7.5 } } },
+  cost: { ...sonnet.cost!, over200K: { input: 6, output: 22.5, cache: { read: 0.6, write: 7.5 } } },
 }
 
 function usage(input: {

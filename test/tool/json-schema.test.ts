@@ -20,6 +20,7 @@ describe("the input schemas sent to the provider", () => {
   it("leave out $schema for zod tools and for StructuredOutput", async () => {
     const { runtime, model } = createTestRuntime({
       tools: [lookup],
+      task: true,
       turns: [[say.toolCall("StructuredOutput", { answer: "yes" })]],
     })
     const session = await runtime.session.create()

@@ -93,6 +93,9 @@ describe("Tool registry", () => {
     const replacement = Tool.define("bash", { ...noop("bash"), description: "replaced" })
     const runtime = createRuntime({
       tools: [noop("bash"), noop("edit"), noop("write"), noop("read"), replacement],
+      question: true,
+      task: true,
+      todos: true,
     })
     expect(runtime.tools.get("bash")?.description).toBe("replaced")
     const ruleset = Permission.fromConfig({ edit: "deny" })

@@ -1,5 +1,6 @@
 import { lstat, unlink } from "node:fs/promises"
 import path from "node:path"
+import { isExcluded } from "./exclusions.js"
 import { type GitContext, runGit } from "./git-process.js"
 import { joinNul, splitNul } from "./nul.js"
 import { stage } from "./stage.js"
@@ -30,7 +31,9 @@ export async function restoreState(context: GitContext, hash: string, indexFile:
 export async function revertFiles(context: GitContext, plan: Map<string, string[]>, indexFile: string) {
   const checkouts: [hash: string, files: string[]][] = []
   const deletions: string[] = []
-  for (const [hash, files] of plan) {
+  for (const [hash, planned] of plan) {
+    // A patch stored before a path was excluded may name it: the path is no longer ours to touch.
+    const files = planned.filter((file) => !isExcluded(file, context.exclusions))
     const recorded = await filesOf(context, hash)
     checkouts.push([hash, files.filter((file) => recorded.has(file))])
     deletions.push(...files.filter((file) => !recorded.has(file)))

@@ -6,6 +6,7 @@ import { createSerialQueue } from "../../util/serial-queue.js"
 import { SnapshotUnavailableError } from "../errors.js"
 import type { Snapshot } from "../port.js"
 import { restoreState, revertFiles } from "./checkout.js"
+import { SnapshotDataDirError } from "./data-dir-error.js"
 import { GitCommandError } from "./git-command-error.js"
 import { type GitContext, runGit } from "./git-process.js"
 import { withPrivateIndex } from "./private-index.js"
@@ -19,26 +20,44 @@ export type GitSnapshotOptions = {
   directory: string
   /**
    * Where the snapshot git dirs live, one per tracked directory; default
-   * `$XDG_DATA_HOME/agentloop/snapshot`, else `~/.local/share/agentloop/snapshot`.
+   * `$XDG_DATA_HOME/agentloop/snapshot`, else `~/.local/share/agentloop/snapshot`. Inside
+   * `directory` it is left out of the snapshots; `directory` itself is refused (SnapshotDataDirError).
    */
   dataDir?: string
+  /**
+   * Paths never recorded, compared or put back: relative to `directory`, or absolute. A path
+   * brings its SQLite siblings (`-wal`, `-shm`, `-journal`); a directory, all it holds. Paths
+   * outside `directory` are ignored, so a database file can be passed wherever it lives.
+   */
+  exclude?: readonly string[]
   /** The `git` binary, default `git` on PATH. */
   git?: string
 }
 
-const Options = z.strictObject({
-  directory: z.string().min(1),
-  dataDir: z.string().min(1).optional(),
-  git: z.string().min(1).optional(),
-})
+const Options = z
+  .strictObject({
+    directory: z.string().min(1),
+    dataDir: z.string().min(1).optional(),
+    exclude: z.array(z.string().min(1)).readonly().optional(),
+    git: z.string().min(1).optional(),
+  })
+  .superRefine((options, context) => {
+    const directory = path.resolve(options.directory)
+    options.exclude?.forEach((entry, index) => {
+      if (path.resolve(directory, entry) !== directory) return
+      const message = "leaves out the whole directory; name a file or a directory inside it"
+      context.addIssue({ code: "custom", path: ["exclude", index], message })
+    })
+  })
 
 const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 
 /**
- * Snapshots over the `git` binary, in a git dir of its own outside the work tree: the user's
- * `.git`, index and HEAD are never read or written, and the directory need not be a
- * repository. It records what `git add --all` would (so `.gitignore` is honoured) except
- * untracked files over 2 MB and nested repositories.
+ * Snapshots over the `git` binary, in a git dir of its own (in the data dir, which snapshots
+ * leave out when it lies inside the work tree): the user's `.git`, index and HEAD are never
+ * read or written, and the directory need not be a repository. It records what `git add --all`
+ * would (so `.gitignore` is honoured) except untracked files over 2 MB, nested repositories,
+ * its own data dir and the paths in `exclude`.
  *
  * Calls on one instance run one at a time. Instances and processes tracking one directory
  * share its git dir safely: each call works on its own copy of the index (see withPrivateIndex).
@@ -50,6 +69,7 @@ const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 export class GitSnapshot implements Snapshot {
   readonly #directory: string
   readonly #dataDir: string
+  readonly #exclude: readonly string[]
   readonly #binary: string
   readonly #queue = createSerialQueue()
   #repository: Promise<GitContext> | undefined
@@ -59,6 +79,8 @@ export class GitSnapshot implements Snapshot {
     const parsed = parseInput("GitSnapshot options", Options, options)
     this.#directory = path.resolve(parsed.directory)
     this.#dataDir = path.resolve(parsed.dataDir ?? defaultDataDir(process.env))
+    if (this.#dataDir === this.#directory) throw SnapshotDataDirError.of(this.#directory, this.#dataDir)
+    this.#exclude = parsed.exclude ?? []
     this.#binary = parsed.git ?? "git"
   }
 
@@ -140,6 +162,7 @@ export class GitSnapshot implements Snapshot {
     this.#repository ??= openRepository({
       directory: this.#directory,
       dataDir: this.#dataDir,
+      exclude: this.#exclude,
       binary: this.#binary,
       env: process.env,
     })

@@ -3,6 +3,7 @@ import { mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
 import { SnapshotUnavailableError } from "../errors.js"
+import { resolveExclusions } from "./exclusions.js"
 import { GitCommandError } from "./git-command-error.js"
 import { type GitContext, gitEnvironment, runBareGit } from "./git-process.js"
 
@@ -27,16 +28,19 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 export async function openRepository(input: {
   directory: string
   dataDir: string
+  exclude: readonly string[]
   binary: string
   env: NodeJS.ProcessEnv
 }): Promise<GitContext> {
   const workTree = await realDirectory(input.directory)
+  // Before anything is written: a data dir that is the work tree itself must not get a git dir.
+  const exclusions = await resolveExclusions({ ...input, workTree })
   const name = createHash("sha256").update(workTree).digest("hex").slice(0, 32)
   const gitDir = path.join(input.dataDir, name)
   const env = gitEnvironment(input.env)
   if (!(await exists(gitDir)))
     await initialise({ gitDir, workTree, dataDir: input.dataDir, binary: input.binary, env })
-  return { binary: input.binary, gitDir, workTree, env }
+  return { binary: input.binary, gitDir, workTree, exclusions, env }
 }
 
 async function realDirectory(directory: string): Promise<string> {

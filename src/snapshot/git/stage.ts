@@ -1,5 +1,6 @@
 import { lstat } from "node:fs/promises"
 import path from "node:path"
+import { pathspecs } from "./exclusions.js"
 import { GitCommandError } from "./git-command-error.js"
 import { type GitContext, runGit } from "./git-process.js"
 import { joinNul, splitNul } from "./nul.js"
@@ -12,8 +13,8 @@ const STAT_BATCH = 256
 
 /**
  * Records the work tree in `indexFile` and returns the tree's hash. Ignored files stay out
- * (git reads the work tree's `.gitignore` files), and so do untracked files over
- * LARGE_FILE_LIMIT and nested repositories (see untrackedToSkip).
+ * (git reads the work tree's `.gitignore` files), and so do the context's exclusions, untracked
+ * files over LARGE_FILE_LIMIT and nested repositories (see untrackedToSkip).
  */
 export async function recordTree(context: GitContext, indexFile: string): Promise<string> {
   await stage(context, indexFile)
@@ -23,18 +24,18 @@ export async function recordTree(context: GitContext, indexFile: string): Promis
 
 /** Adds, updates and removes index entries until the index matches the work tree. */
 export async function stage(context: GitContext, indexFile: string): Promise<void> {
-  const { stdout } = await runGit(context, ["ls-files", "-z", "--others", "--exclude-standard"], {
-    indexFile,
-  })
+  const excluded = pathspecs(context.exclusions)
+  const list = ["ls-files", "-z", "--others", "--exclude-standard", "--", ...excluded]
+  const { stdout } = await runGit(context, list, { indexFile })
   const skipped = await untrackedToSkip(context.workTree, splitNul(stdout))
-  // Pathspecs go on stdin, so any number of exclusions fits; `literal` keeps `*` in a name literal.
-  const pathspecs = [":(top)", ...skipped.map((file) => `:(exclude,literal)${file}`)]
+  // Pathspecs go on stdin, so any number of skipped files fits.
+  const add = pathspecs([...context.exclusions, ...skipped])
   // A file git cannot read (another user's, mode 600) is left out rather than failing the whole
   // snapshot: with --ignore-errors git still writes the index and says so with exit code 1.
-  const add = ["add", "--all", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"]
-  const { exitCode, stderr } = await runGit(context, add, {
+  const args = ["add", "--all", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"]
+  const { exitCode, stderr } = await runGit(context, args, {
     indexFile,
-    input: joinNul(pathspecs),
+    input: joinNul(add),
     allowFailure: true,
   })
   if (exitCode > 1) throw GitCommandError.of("add", exitCode, stderr)

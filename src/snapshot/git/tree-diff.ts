@@ -1,4 +1,5 @@
 import type { FileDiff } from "../schema.js"
+import { pathspecs } from "./exclusions.js"
 import { type GitContext, runGit } from "./git-process.js"
 import { splitNul } from "./nul.js"
 
@@ -11,16 +12,18 @@ const GITLINK = "160000"
 
 /**
  * The files that differ between the tree `from` and what `indexFile` records (renames shown
- * as a deletion and an addition). Comparing with the index saves writing its tree.
+ * as a deletion and an addition). Comparing with the index saves writing its tree. Excluded
+ * paths never show, even when `from` was recorded before they were excluded.
  */
 export async function changedFiles(context: GitContext, from: string, indexFile: string): Promise<string[]> {
   const args = ["diff-index", "--cached", "-z", "--no-renames", "--name-only", from, "--"]
-  return splitNul((await runGit(context, args, { indexFile })).stdout)
+  return splitNul((await runGit(context, [...args, ...pathspecs(context.exclusions)], { indexFile })).stdout)
 }
 
-/** What changed between two trees, file by file, with each side's text. */
+/** What changed between two trees, file by file, with each side's text; excluded paths left out. */
 export async function treeDiff(context: GitContext, from: string, to: string): Promise<FileDiff[]> {
-  const args = ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", from, to]
+  const args = ["diff-tree", "-r", "-z", "--no-renames", "--raw", "--numstat", from, to, "--"]
+  args.push(...pathspecs(context.exclusions))
   const { changes, counts } = parseDiffTree(splitNul((await runGit(context, args)).stdout))
   const texts = await readBlobs(
     context,

@@ -1,13 +1,16 @@
 import { createRequire } from "node:module"
+import { requirePackages, SHELL_PARSER_PACKAGES } from "../packages.js"
 import { ShellParserError } from "./errors.js"
 import { type Parse, scriptOf } from "./script.js"
 
 /**
  * The bash grammar (tree-sitter-bash, run by web-tree-sitter), loaded on first use and kept by
  * whoever holds the returned function, so nothing is loaded until a command runs and nothing
- * lives at module level.
+ * lives at module level. Its packages are looked for at once (found, not loaded), so that a host
+ * without them learns it when it sets up the tools, not from the model's first command.
  */
 export function createShellParser(): () => Promise<Parse> {
+  requirePackages("the bash tool", SHELL_PARSER_PACKAGES)
   let loading: Promise<Parse> | undefined
   return () => {
     loading ??= load().catch((error: unknown) => {
