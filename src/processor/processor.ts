@@ -1,7 +1,7 @@
 import { AbortedError, APIError } from "../message/errors.js"
 import { fromError } from "../message/from-error.js"
 import type { Assistant } from "../message/info.js"
-import { createProviderStream } from "../spec/provider-stream.js"
+import { createProviderStream } from "../provider-call/provider-stream.js"
 import { toAITools } from "../tool/ai-tools.js"
 import { closeUnfinished } from "./close.js"
 import type { CreateInput } from "./create-input.js"

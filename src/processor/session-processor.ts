@@ -1,4 +1,4 @@
-export { createProviderStream, type ProviderStreamOptions } from "../spec/provider-stream.js"
+export { createProviderStream, type ProviderStreamOptions } from "../provider-call/provider-stream.js"
 export { type ModelStream, streamTextModel } from "./model-stream.js"
 export { type CreateInput, create, type ProcessorRuntime } from "./processor.js"
 export type { ProcessResult, StreamInput } from "./stream-input.js"

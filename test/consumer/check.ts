@@ -1,6 +1,7 @@
 // The package as a user meets it: `npm pack`, the tarball installed into a fresh project, its
 // public types compiled with skipLibCheck off under every resolution we promise, the docs'
-// snippets compiled against it, its links followed, and an ESM and a CommonJS program run.
+// snippets compiled against it, its links followed, an ESM and a CommonJS program run, and
+// README's main example run with tsx against a local fake Anthropic server (main-example.ts).
 // Usage: npm run build && tsx test/consumer/check.ts   (KEEP=1 keeps the project for a look)
 import { execFileSync } from "node:child_process"
 import {
@@ -16,6 +17,7 @@ import {
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { brokenLinks } from "./links.js"
+import { approvedRun, readmeMainExample, rejectedRun } from "./main-example.js"
 import { readPublicApi } from "./public-api.js"
 import { extractSnippets } from "./snippets.js"
 import { typeReferences } from "./type-references.js"
@@ -153,6 +155,15 @@ record(`${snippets.length} docs snippets compile as written (${docsConfig})`, {
   output: [docsResult.output, ...legend].join("\n"),
 })
 
+copyFileSync(join(here, "handler-forms.ts"), join(work, "handler-forms.ts"))
+const formsConfig = tsconfig("forms", { module: "nodenext", moduleResolution: "nodenext" }, [
+  "handler-forms.ts",
+])
+record(
+  `handlers and hooks compile in their sync and async forms, with literal answers (${formsConfig})`,
+  run("node", [tsc, "-p", formsConfig], work),
+)
+
 const broken = brokenLinks(installed)
 record(`links in the packed README and docs resolve`, { ok: broken.length === 0, output: broken.join("\n") })
 
@@ -162,6 +173,18 @@ for (const script of ["smoke.mjs", "smoke.cjs"]) {
   const directory = mkdtempSync(join(work, "run-"))
   record(`${script} runs against the installed package`, run("node", [script, "api.json", directory], work))
 }
+
+writeFileSync(join(work, "main.ts"), readmeMainExample(join(installed, "README.md")))
+const tsxLoader = join(repo, "node_modules", "tsx", "dist", "esm", "index.mjs")
+const approved = await approvedRun(work, tsxLoader)
+record(
+  `README's main example runs against a fake Anthropic server: refund approved, answered, $${approved.cost}`,
+  approved,
+)
+record(
+  `README's main example, refund refused: the turn ends "rejected" after one request`,
+  await rejectedRun(work, tsxLoader),
+)
 
 console.log(
   `\npacked: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(1)} kB tarball, ${(packed.unpackedSize / 1024).toFixed(1)} kB unpacked`,
