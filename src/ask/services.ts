@@ -1,7 +1,7 @@
-import type { StoredDecision, ToolCallRef } from "./decision.js"
 import type { ApprovalScope } from "../permission/approvals.js"
 import { createPermissionService, type PermissionHandler } from "../permission/service.js"
 import { createQuestionService, type QuestionHandler } from "../question/service.js"
+import type { StoredDecision, ToolCallRef } from "./decision.js"
 import type { AskDeps } from "./deps.js"
 
 /**
@@ -11,14 +11,16 @@ import type { AskDeps } from "./deps.js"
  */
 export function createAskServices(
   deps: AskDeps & {
-    onPermission: PermissionHandler | undefined
-    onQuestion: QuestionHandler | undefined
-    approvalScope: ApprovalScope
+    onPermission?: PermissionHandler | undefined
+    onQuestion?: QuestionHandler | undefined
+    /** What an "always" covers; default "session". */
+    approvalScope?: ApprovalScope | undefined
   },
   resume: (call: ToolCallRef, decision: StoredDecision) => void,
 ) {
   const permission = createPermissionService({
     ...deps,
+    approvalScope: deps.approvalScope ?? "session",
     onStoredReply: async (request, reply, message) => {
       if (!request.tool) return
       const { permission: name, patterns } = request

@@ -1,6 +1,7 @@
 import type { Forwarded } from "../ask/deps.js"
 import type { Bus } from "../bus/bus.js"
 import type { Event } from "../bus/catalog.js"
+import { UnknownError } from "../message/errors.js"
 import type { ReplyInput as PermissionReplyInput } from "../permission/input.js"
 import type { ReplyInput as QuestionReplyInput } from "../question/input.js"
 import type { Coordinator, CoordinatorMessage } from "./port.js"
@@ -19,8 +20,6 @@ export type RelayTargets = {
   }
   permission: { reply(input: PermissionReplyInput): Promise<void> }
   question: { reply(input: QuestionReplyInput): Promise<void>; reject(requestID: string): Promise<void> }
-  /** A prompt, cancel or answer from another process that failed here. */
-  onError(error: unknown, sessionID: string): void
 }
 
 /**
@@ -30,7 +29,12 @@ export type RelayTargets = {
  * Returns the function that disconnects it.
  */
 export function connectRelay(coordinator: Coordinator, targets: RelayTargets): () => void {
-  const { bus, loop, permission, question, onError } = targets
+  const { bus, loop, permission, question } = targets
+  // A prompt, cancel or answer from another process that failed here is the session's error.
+  const onError = (error: unknown, sessionID: string) => {
+    const message = error instanceof Error ? error.message : String(error)
+    bus.publish("session.error", { sessionID, error: new UnknownError({ message }).toObject() })
+  }
   const remote = new WeakSet<Event>()
   const offBus = bus.onAny((event) => {
     if (!remote.has(event)) return coordinator.publish({ type: "event", event })

@@ -1,0 +1,58 @@
+import { CompactionConfig, type CompactionConfigInput } from "../compaction/config.js"
+import type { Ruleset } from "../permission/schema.js"
+import { createProviderStream } from "../provider-call/provider-stream.js"
+import type { TelemetrySettings } from "../telemetry/index.js"
+import type { ToolErrorHandler } from "../tool/tool-error.js"
+import type { Hooks } from "./hooks.js"
+import type { LoopDeps } from "./loop-deps.js"
+import { RetryOptions, type RetryOptionsInput } from "./retry.js"
+
+/** The runtime options the loop reads, as given (see RuntimeOptions for each). */
+export type LoopOptions = {
+  retry?: RetryOptionsInput | undefined
+  streamIdleTimeoutMs?: number | undefined
+  telemetry?: TelemetrySettings | undefined
+  permission?: Ruleset | undefined
+  instructions?: string[] | undefined
+  git?: boolean | undefined
+  environment?: "date" | "workspace" | "none" | undefined
+  titles?: boolean | undefined
+  hooks?: Hooks | undefined
+  onToolError?: ToolErrorHandler | undefined
+  compaction?: CompactionConfigInput | undefined
+  rejection?: "stop" | "continue" | undefined
+}
+
+type Settings = Pick<
+  LoopDeps,
+  | "retry"
+  | "streamIdleTimeoutMs"
+  | "modelStream"
+  | "permissionRules"
+  | "instructions"
+  | "git"
+  | "environment"
+  | "titles"
+  | "hooks"
+  | "onToolError"
+  | "compaction"
+  | "rejection"
+>
+
+/** The loop's settings with their defaults; one model stream per runtime, whose caches later steps share. */
+export function loopSettings(options: LoopOptions): Settings {
+  return {
+    retry: RetryOptions.parse(options.retry ?? {}),
+    streamIdleTimeoutMs: options.streamIdleTimeoutMs,
+    modelStream: createProviderStream(options.telemetry ? { telemetry: options.telemetry } : {}),
+    permissionRules: options.permission ?? [],
+    instructions: options.instructions ?? [],
+    git: options.git,
+    environment: options.environment ?? "date",
+    titles: options.titles,
+    hooks: options.hooks ?? {},
+    onToolError: options.onToolError,
+    compaction: CompactionConfig.parse(options.compaction ?? {}),
+    rejection: options.rejection ?? "stop",
+  }
+}

@@ -1,0 +1,54 @@
+import type { Info as AgentInfo } from "../agent/info.js"
+import type { Events } from "../bus/bus.js"
+import type { CommandRunner } from "../command/run.js"
+import type { createLoop } from "../loop/loop.js"
+import type { PermissionService } from "../permission/service.js"
+import type { Provider } from "../provider/provider.js"
+import type { QuestionService } from "../question/service.js"
+import type { Revert } from "../session/revert.js"
+import type { SessionService } from "../session/service.js"
+import type { Summary } from "../session/summary.js"
+import type { Todos } from "../todo/todos.js"
+import type { ToolRegistry } from "../tool/registry.js"
+import type { CloseOptions } from "./lifecycle.js"
+
+type Loop = ReturnType<typeof createLoop>
+
+export type SessionApi = SessionService & {
+  prompt(input: Parameters<Loop["prompt"]>[0]): ReturnType<Loop["prompt"]>
+  loop: Loop["loop"]
+  cancel: Loop["cancel"]
+  status: Loop["status"]
+  compact: Loop["compact"]
+  /** Files and history back to just before a message (or part); refused while the session runs. */
+  revert: Revert["revert"]
+  /** Undoes the revert while nothing new was prompted. */
+  unrevert: Revert["unrevert"]
+  /** What the session's steps changed in the files, or one message's turn. */
+  diff: Summary["diff"]
+  /** Runs a slash command: its template expanded with the arguments, as a prompt or a subtask. */
+  command: CommandRunner["command"]
+  /** The session's to-do list, [] until the model writes one. */
+  todos: Todos["get"]
+}
+
+export type Runtime = {
+  /** The provider given in the options, or built from `model` / `models`, if any. */
+  provider: Provider | undefined
+  /** The runtime's tools: the built-ins it serves (options `question`, `task`, `todos`) and `options.tools`. */
+  tools: ToolRegistry
+  /** The agents: built-ins merged with `options.agents`. */
+  agents: Record<string, AgentInfo>
+  session: SessionApi
+  permission: Pick<PermissionService, "ask" | "list" | "reply">
+  question: Pick<QuestionService, "ask" | "list" | "reply" | "reject">
+  events: Events
+  /**
+   * Ends running turns as a cancel does, ends event streams, then closes the storage. Calls made
+   * afterwards fail with RuntimeClosedError. Turns waiting for a permission reply or an answer
+   * are left exactly as a crash would leave them (`asks: "keep"`, the default): their requests
+   * stay stored and the next process resumes them when answered, while callers waiting here get
+   * RuntimeClosedError. `asks: "reject"` rejects them instead, ending those turns too.
+   */
+  close(options?: CloseOptions): Promise<void>
+}
