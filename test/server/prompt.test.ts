@@ -16,6 +16,8 @@ describe("POST /session/:id/message", () => {
       info: { role: "assistant", sessionID: id, finish: "stop" },
       parts: expect.arrayContaining([expect.objectContaining({ type: "text", text: "Hello there" })]),
     })
+    // As OpenCode's API answers: the final message only, not the in-process turn result.
+    expect(Object.keys(answer.body as object).sort()).toEqual(["info", "parts"])
   })
 
   it("answers 400 naming the field, for unknown agents and models, and 404 for an unknown session", async () => {
