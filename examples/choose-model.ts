@@ -14,7 +14,8 @@ export type ChosenModel = {
   label: string
   providerID: string
   modelID: string
-  language: LanguageModel
+  /** A model object, as `createRuntime({ model: { language, info } })` takes, never a model ID string. */
+  language: Exclude<LanguageModel, string>
   info: Provider.ModelInfo
 }
 
@@ -31,7 +32,7 @@ export function chooseModel(script: Turn[] | (() => Turn)): ChosenModel {
     cost: { input: 3, output: 15, cache: { read: 0.3, write: 3.75 } },
     capabilities: { reasoning: false, toolcall: true, attachment: false, temperature: true },
   }
-  const entry = (language: LanguageModel, label: string) => ({
+  const entry = (language: Exclude<LanguageModel, string>, label: string) => ({
     label,
     providerID: "demo",
     modelID: "demo",

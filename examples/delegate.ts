@@ -11,9 +11,7 @@ const populations: Record<string, string> = { Lisbon: "545,000", Porto: "232,000
 const lookup = Tool.define("lookup", {
   description: "The population of a city",
   parameters: z.object({ city: z.string() }),
-  async execute({ city }) {
-    return { title: city, output: populations[city] ?? "unknown", metadata: {} }
-  },
+  execute: async ({ city }) => populations[city] ?? "unknown",
 })
 
 /** The scripted model: a child ("Look up X") calls lookup then reports; the parent delegates, then sums up. */

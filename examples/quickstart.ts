@@ -74,7 +74,7 @@ const runtime = createRuntime({
   // The human in the loop, answered by code here: a UI would show these and wait.
   onPermission: async (request) => {
     console.log(`\n[permission] ${request.permission} ${request.patterns.join(", ")} -> allowed once`)
-    return "once" as const
+    return "once"
   },
   onQuestion: async (request) => {
     const answers = request.questions.map((question) => [question.options[0]?.label ?? "yes"])

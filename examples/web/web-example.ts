@@ -107,7 +107,7 @@ function projectTools(directory: string) {
     parameters: z.object({ path: z.string().describe("A path relative to the project root") }),
     async execute(args, context) {
       await context.ask({ permission: "read", patterns: [args.path], always: ["*"] })
-      return { title: args.path, output: readFileSync(inside(args.path), "utf8"), metadata: {} }
+      return { title: args.path, output: readFileSync(inside(args.path), "utf8") }
     },
   })
   return [listFiles, readFileTool]

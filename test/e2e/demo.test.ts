@@ -1,7 +1,11 @@
 import { execFile } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
+import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 
 const root = fileURLToPath(new URL("../..", import.meta.url))
 // The examples must run offline: a key in the environment would switch the quickstart to a real model.
@@ -14,6 +18,24 @@ const run = (file: string) =>
   promisify(execFile)(process.execPath, ["--import", "tsx", file], { cwd: root, env: offline }).then(
     (result) => result.stdout,
   )
+
+/** Runs an interactive example, typing `input` once `prompt` shows on its output, as a person would. */
+async function interact(args: string[], prompt: string, input: string): Promise<string> {
+  // The timeout kills a child still waiting for input it never asked for.
+  const child = execFile(process.execPath, ["--import", "tsx", ...args], {
+    cwd: root,
+    env: offline,
+    timeout: 25_000,
+  })
+  let stdout = ""
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk
+    if (stdout.includes(prompt) && child.stdin?.writable) child.stdin.end(input)
+  })
+  const code = await new Promise((resolve, reject) => child.on("exit", resolve).on("error", reject))
+  expect(code, stdout).toBe(0)
+  return stdout
+}
 
 describe("examples", () => {
   it("quickstart (npm run demo): tool with permission, question, answer, stored in SQLite", async () => {
@@ -48,12 +70,37 @@ describe("examples", () => {
     expect(stdout).toContain("Stored messages: 11; what the model sees now: 5")
   }, 30_000)
 
-  it("revert: the coding tools change files, GitSnapshot records them, a turn is reverted and brought back", async () => {
-    const stdout = await run("examples/revert.ts")
-    expect(stdout).toContain('After turn 2: export const greet = () => "hello, world"')
-    expect(stdout).toContain("Turn 2 changed greet.ts: +1 -1")
-    expect(stdout).toContain('After revert to before turn 2: export const greet = () => "hello"')
-    expect(stdout).toContain('After unrevert: export const greet = () => "hello, world"')
+  it("coding-cli: a turn edits a file, its diff is shown, and answering no reverts it", async () => {
+    const project = mkdtempSync(join(tmpdir(), "agentloop-coding-cli-"))
+    writeFileSync(join(project, "greet.ts"), 'export const greet = () => "hello"\n')
+    try {
+      const stdout = await interact(["examples/coding-cli.ts", project], "Keep these changes?", "n\n")
+      expect(stdout).toContain("[edit] greet.ts")
+      expect(stdout).toContain('greet() now returns "hello, world". ($0.0254)')
+      expect(stdout).toContain("greet.ts: +1 -1")
+      expect(stdout).toContain("greet.ts is back as before: true")
+      expect(readFileSync(join(project, "greet.ts"), "utf8")).toBe('export const greet = () => "hello"\n')
+      // The session database sits in the tree, excluded from the snapshot: the revert left it alone.
+      const storage = new SqliteStorage(join(project, ".agentloop", "sessions.db"))
+      const [session] = await storage.listSessions({})
+      expect(session?.revert?.messageID).toMatch(/^msg_/)
+      await storage.close()
+    } finally {
+      rmSync(project, { recursive: true, force: true })
+    }
+  }, 30_000)
+
+  it("support: a refund's approval outlives the process and is granted on the app's own route", async () => {
+    const stdout = await run("examples/support/run.ts")
+    expect(stdout).toMatch(/^Model: scripted: a fake model plays the agent's turns/)
+    expect(stdout).toContain("[chat] Let me find your order.")
+    expect(stdout).toContain('[approval pending] refund {"orderID":"A1"}')
+    expect(stdout).toContain("[process stopped]")
+    expect(stdout).toContain("[new process] GET /approvals: refund")
+    expect(stdout).toContain(
+      'POST /approvals/:id {"approve":true} -> stop: Order A1 (Desk lamp) is refunded: $42.00 goes back to your card.',
+    )
+    expect(stdout).toContain("Tool calls stored: lookup_order completed, refund completed")
   }, 30_000)
 
   it("delegate: two sub-agents run side by side in child sessions and the parent sums up", async () => {
