@@ -1,10 +1,10 @@
+import type { StoredDecision, ToolCallRef } from "../ask/decision.js"
 import { UnknownError } from "../message/errors.js"
 import type { WithParts } from "../message/info.js"
 import { isStorageFault } from "../storage/storage-fault.js"
 import type { LoopContext } from "./context.js"
 import { executeOwnedRun } from "./owned-run.js"
 import { repairSession, storageFailedMessage } from "./repair.js"
-import type { StoredDecision, ToolCallRef } from "../ask/decision.js"
 import type { Resume, Run, RunState } from "./run-state.js"
 
 type StartOptions = Partial<Pick<RunState, "compact" | "resumes" | "holdForAnswers" | "continueCut">>

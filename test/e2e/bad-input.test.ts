@@ -191,7 +191,11 @@ describe("names that are Object.prototype's", () => {
   it("does not resolve an agent or tool named after an Object.prototype member", async () => {
     const { runtime, model } = createTestRuntime({
       tools: [tool("constructor")],
-      turns: [[say.toolCall("toString", {}, { unavailable: true })], [say.toolCall("constructor", {})], [say.text("done")]],
+      turns: [
+        [say.toolCall("toString", {}, { unavailable: true })],
+        [say.toolCall("constructor", {})],
+        [say.text("done")],
+      ],
     })
     const session = await runtime.session.create()
     for (const agent of ["toString", "hasOwnProperty", "constructor"])

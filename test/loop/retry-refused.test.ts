@@ -33,7 +33,10 @@ describe("a refused connection", () => {
       if (event.properties.status.type === "retry") retries.push(event.properties.status.message)
     })
     const session = await runtime.session.create()
-    const result = await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "hi" }] })
+    const result = await runtime.session.prompt({
+      sessionID: session.id,
+      parts: [{ type: "text", text: "hi" }],
+    })
     expect(retries).toEqual(["Cannot connect to the provider", "Cannot connect to the provider"])
     expect(result.finish).toMatchObject({ reason: "error", error: { name: "APIError" } })
     expect(JSON.stringify(result.finish)).toMatch(/ECONNREFUSED|Cannot connect/)

@@ -53,7 +53,11 @@ describe("the turn result of prompt()", () => {
   it("counts what sub-agents spent apart from the turn's own steps", async () => {
     const { runtime } = createTestRuntime({
       agents: {
-        helper: { mode: "subagent", description: "Helps", permission: Permission.fromConfig({ "*": "allow" }) },
+        helper: {
+          mode: "subagent",
+          description: "Helps",
+          permission: Permission.fromConfig({ "*": "allow" }),
+        },
       },
       turns: [
         [
