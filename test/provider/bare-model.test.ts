@@ -1,10 +1,10 @@
 import { APICallError, simulateReadableStream } from "ai"
 import { MockLanguageModelV3 } from "ai/test"
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { InvalidInputError } from "../../src/error/index.js"
 import { createRuntime, type Runtime } from "../../src/index.js"
 import type { Assistant } from "../../src/message/info.js"
 import { Provider } from "../../src/provider/index.js"
+import { invalid } from "./invalid.js"
 
 type StreamPart =
   Awaited<ReturnType<MockLanguageModelV3["doStream"]>>["stream"] extends ReadableStream<infer Part>
@@ -44,16 +44,6 @@ async function answerOf(runtime: Runtime): Promise<{ sessionID: string; info: As
   const info = messages.at(-1)?.info
   if (info?.role !== "assistant") throw new Error("expected an assistant answer")
   return { sessionID: session.id, info }
-}
-
-function invalid(run: () => unknown): InvalidInputError {
-  try {
-    run()
-  } catch (error) {
-    if (InvalidInputError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error("expected an InvalidInputError")
 }
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { MockLanguageModelV3 } from "ai/test"
 import { describe, expect, it } from "vitest"
-import { InvalidInputError } from "../../src/error/index.js"
 import { Provider } from "../../src/provider/index.js"
+import { invalid } from "./invalid.js"
 
 function info(providerID: string, id: string): Provider.ModelInfo {
   return {
@@ -26,16 +26,6 @@ function entry(providerID: string, modelID: string) {
 const sonnet = entry("anthropic", "claude-sonnet-4-5")
 const haiku = entry("anthropic", "claude-haiku-4-5")
 const gpt = entry("openai", "gpt-5")
-
-function invalid(run: () => unknown): InvalidInputError {
-  try {
-    run()
-  } catch (error) {
-    if (InvalidInputError.isInstance(error)) return error
-    throw error
-  }
-  throw new Error("expected an InvalidInputError")
-}
 
 describe("Provider.createProvider", () => {
   const provider = Provider.createProvider({
