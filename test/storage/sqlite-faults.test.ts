@@ -54,14 +54,16 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 }
 
 // The event loop must keep running while a write waits (SQLite itself never waits: its
-// busy_timeout is 0); 200 ms leaves room for a slow machine. Before, one write blocked it 5 s.
-const STALL_LIMIT_MS = 200
+// busy_timeout is 0). Before, one write blocked it 5 s; a wait that blocked would stall it for the
+// whole 3 s hold. 1 s leaves room for a machine busy with other processes (CI saw 615 ms there).
+const STALL_LIMIT_MS = 1_000
+const HOLD_MS = 3_000
 
 describe("SqliteStorage with another process holding the write lock", () => {
   it("waits without blocking the event loop, and writes once the lock is released", async () => {
     const file = newDatabase()
     const storage = new SqliteStorage(file)
-    await holdLock(file, "write", 1000)
+    await holdLock(file, "write", HOLD_MS)
     const probe = stallProbe()
     await storage.write([{ type: "value.put", key: "after-lock", value: 1 }])
     expect(probe.stop()).toBeLessThan(STALL_LIMIT_MS)
@@ -99,7 +101,7 @@ describe("SqliteStorage with another process holding the write lock", () => {
     const first = new SqliteStorage(file)
     await first.write([{ type: "value.put", key: "before", value: "kept" }])
     await first.close()
-    await holdLock(file, "exclusive", 1000)
+    await holdLock(file, "exclusive", HOLD_MS)
     const probe = stallProbe()
     const storage = new SqliteStorage(file)
     expect(await storage.listValues("")).toEqual([{ key: "before", value: "kept" }])
