@@ -21,6 +21,11 @@ import type { Info as ToolInfo } from "./tool/tool.js"
 import type { ToolErrorHandler } from "./tool/tool-error.js"
 import { withOwnNames } from "./util/own-names.js"
 
+/**
+ * What `createRuntime` takes: the models, the storage, tools, agents, permission rules, handlers
+ * for asks, and limits. Everything is optional; a malformed value throws `InvalidInputError` from
+ * `createRuntime`. See docs/runtime.md.
+ */
 export type RuntimeOptions = {
   /**
    * The models sessions run on, with full control (createProvider). The prompt loop needs a

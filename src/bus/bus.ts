@@ -11,6 +11,7 @@ const CLOSE = Symbol("close")
  */
 const MAX_BUFFERED = 10_000
 
+/** Stops the listener it was returned for; calling it again does nothing. */
 export type Unsubscribe = () => void
 /**
  * Called synchronously on publish. What it returns is ignored, except a promise, whose
@@ -19,6 +20,7 @@ export type Unsubscribe = () => void
 export type Listener<E> = (event: E) => unknown
 export type ListenerErrorHandler = (error: unknown, event: Event) => void
 
+/** What `runtime.events.stream` filters by, and when it ends. */
 export type StreamOptions = {
   /** Only events of this session. */
   sessionID?: string

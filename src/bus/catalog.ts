@@ -19,10 +19,13 @@ type Definitions =
   | (typeof PermissionEvent)[keyof typeof PermissionEvent]
   | (typeof QuestionEvent)[keyof typeof QuestionEvent]
 
+/** The type of every event the runtime publishes: `session.created`, `message.part.updated`... */
 export type EventType = Definitions["type"]
+/** The properties of events of type `T`. */
 export type EventProperties<T extends EventType> = z.infer<Extract<Definitions, { type: T }>["properties"]>
 /** What a listener receives: a discriminated union on `type`. */
 export type Event = { [T in EventType]: { type: T; properties: EventProperties<T> } }[EventType]
+/** The event of type `T`, for typing a listener of one type. */
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>
 
 function indexByType<const D extends Definition>(definitions: readonly D[]) {

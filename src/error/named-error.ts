@@ -1,5 +1,9 @@
 const marker = Symbol.for("agentloop.named-error")
 
+/**
+ * A named error as plain JSON, `{ name, data }`: what `toObject()` returns and what stored
+ * messages and the server carry.
+ */
 export type SerializedError<Name extends string = string, Data = unknown> = { name: Name; data: Data }
 
 /**
@@ -33,6 +37,10 @@ export type NamedErrorClass = (abstract new (
   ...args: never[]
 ) => NamedError<string, object>) & { errorName: string }
 
+/**
+ * Whether a value is a `NamedError` of any name, from any copy of the package. Use it before
+ * reading `name` and `data` off an unknown error.
+ */
 export function isNamedError(value: unknown): value is NamedError<string, object> {
   return typeof value === "object" && value !== null && (value as { [marker]?: unknown })[marker] === true
 }

@@ -16,6 +16,11 @@ const MAX_BACKOFF_MS = 30_000
 const CONNECT_DELAY_MS = 1_000
 const CONNECT_ATTEMPTS = 2
 
+/**
+ * How the loop retries a failed model call that may succeed later (overload, rate limit, 5xx, a
+ * lost connection): at most `maxAttempts` retries, each wait bounded. Set it as
+ * `RuntimeOptions.retry`; a malformed value throws `InvalidInputError` from `createRuntime`.
+ */
 export const RetryOptions = z.strictObject({
   /** Retries after the first failed attempt; 0 turns retrying off. */
   maxAttempts: z.number().int().nonnegative().default(8),

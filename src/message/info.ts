@@ -10,6 +10,10 @@ const Base = z.object({
   sessionID: id("session"),
 })
 
+/**
+ * A user message: the prompt's agent and model, the tools it enables or disables, an extra system
+ * prompt, and the output format asked for. Its content is in its parts.
+ */
 export const User = Base.extend({
   role: z.literal("user"),
   time: z.object({ created: z.number() }),
@@ -25,6 +29,11 @@ export const User = Base.extend({
 })
 export type User = z.infer<typeof User>
 
+/**
+ * An assistant message: one turn of the model's answer, with the agent and model that gave it, the
+ * totals of cost and tokens over its steps, why it finished, and the error it ended with, if any.
+ * `summary` marks a compaction summary.
+ */
 export const Assistant = Base.extend({
   role: z.literal("assistant"),
   time: z.object({ created: z.number(), completed: z.number().optional() }),
@@ -45,8 +54,10 @@ export const Assistant = Base.extend({
 })
 export type Assistant = z.infer<typeof Assistant>
 
+/** A message, user or assistant, by `role`, without its parts. */
 export const Info = z.discriminatedUnion("role", [User, Assistant])
 export type Info = z.infer<typeof Info>
 
+/** A message with its parts in order: what `runtime.session.messages` returns. */
 export const WithParts = z.object({ info: Info, parts: z.array(Part) })
 export type WithParts = z.infer<typeof WithParts>

@@ -10,6 +10,7 @@ const Base = z.object({
 
 const Metadata = z.record(z.string(), z.unknown())
 
+/** Tokens a step or a message used: input, output, reasoning, and cache reads and writes. */
 export const Tokens = z.object({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
@@ -18,6 +19,10 @@ export const Tokens = z.object({
 })
 export type Tokens = z.infer<typeof Tokens>
 
+/**
+ * Text the user wrote or the model answered. `synthetic` marks text the runtime added (not typed
+ * by the user); `ignored` text is kept but not sent to the model.
+ */
 export const TextPart = Base.extend({
   type: z.literal("text"),
   text: z.string(),
@@ -28,6 +33,7 @@ export const TextPart = Base.extend({
 })
 export type TextPart = z.infer<typeof TextPart>
 
+/** The model's reasoning, as the provider streamed it, with when it started and ended. */
 export const ReasoningPart = Base.extend({
   type: z.literal("reasoning"),
   text: z.string(),
@@ -56,6 +62,10 @@ export const FilePartSource = z.discriminatedUnion("type", [
 ])
 export type FilePartSource = z.infer<typeof FilePartSource>
 
+/**
+ * A file attached to a message, or returned by a tool: its MIME type and a URL (often a `data:`
+ * URL), and where it came from when the user referenced it.
+ */
 export const FilePart = Base.extend({
   type: z.literal("file"),
   mime: z.string(),
@@ -65,6 +75,7 @@ export const FilePart = Base.extend({
 })
 export type FilePart = z.infer<typeof FilePart>
 
+/** A tool call whose input is still streaming in: `raw` is the text so far. */
 export const ToolStatePending = z.object({
   status: z.literal("pending"),
   input: z.record(z.string(), z.unknown()),
@@ -72,6 +83,7 @@ export const ToolStatePending = z.object({
 })
 export type ToolStatePending = z.infer<typeof ToolStatePending>
 
+/** A tool call that has its input and is running; a tool may set a title and metadata as it goes. */
 export const ToolStateRunning = z.object({
   status: z.literal("running"),
   input: z.record(z.string(), z.unknown()),
@@ -81,6 +93,10 @@ export const ToolStateRunning = z.object({
 })
 export type ToolStateRunning = z.infer<typeof ToolStateRunning>
 
+/**
+ * A tool call that returned: its output as the model reads it, title, metadata and attachments.
+ * `time.compacted` is set once pruning replaced the output to save context.
+ */
 export const ToolStateCompleted = z.object({
   status: z.literal("completed"),
   input: z.record(z.string(), z.unknown()),
@@ -97,6 +113,7 @@ export const ToolStateCompleted = z.object({
 })
 export type ToolStateCompleted = z.infer<typeof ToolStateCompleted>
 
+/** A tool call that failed or was refused: `error` is the message the model is shown. */
 export const ToolStateError = z.object({
   status: z.literal("error"),
   input: z.record(z.string(), z.unknown()),
@@ -111,6 +128,10 @@ export const ToolStateError = z.object({
 })
 export type ToolStateError = z.infer<typeof ToolStateError>
 
+/**
+ * Where a tool call is, by `status`: pending, running, completed or error. A call ends completed or
+ * error; one a crash interrupted is closed as an error when the session resumes.
+ */
 export const ToolState = z.discriminatedUnion("status", [
   ToolStatePending,
   ToolStateRunning,
@@ -119,6 +140,7 @@ export const ToolState = z.discriminatedUnion("status", [
 ])
 export type ToolState = z.infer<typeof ToolState>
 
+/** A tool call the model made, under its `callID`, with the state it is in. */
 export const ToolPart = Base.extend({
   type: z.literal("tool"),
   callID: z.string(),
@@ -128,12 +150,20 @@ export const ToolPart = Base.extend({
 })
 export type ToolPart = z.infer<typeof ToolPart>
 
+/**
+ * The start of one model call (a step) in an assistant message, with the snapshot taken before it
+ * when a `Snapshot` is configured.
+ */
 export const StepStartPart = Base.extend({
   type: z.literal("step-start"),
   snapshot: z.string().optional(),
 })
 export type StepStartPart = z.infer<typeof StepStartPart>
 
+/**
+ * The end of a step: why the model stopped, what it cost and the tokens it used, and the snapshot
+ * after it.
+ */
 export const StepFinishPart = Base.extend({
   type: z.literal("step-finish"),
   reason: z.string(),
@@ -143,12 +173,14 @@ export const StepFinishPart = Base.extend({
 })
 export type StepFinishPart = z.infer<typeof StepFinishPart>
 
+/** A snapshot of the files taken during a step, by the configured `Snapshot`. */
 export const SnapshotPart = Base.extend({
   type: z.literal("snapshot"),
   snapshot: z.string(),
 })
 export type SnapshotPart = z.infer<typeof SnapshotPart>
 
+/** The files a step changed, against the snapshot `hash` taken before it: what `revert` restores. */
 export const PatchPart = Base.extend({
   type: z.literal("patch"),
   hash: z.string(),
@@ -156,6 +188,7 @@ export const PatchPart = Base.extend({
 })
 export type PatchPart = z.infer<typeof PatchPart>
 
+/** A mention of an agent in the user's text (`@name`), with where it appears. */
 export const AgentPart = Base.extend({
   type: z.literal("agent"),
   name: z.string(),
@@ -163,9 +196,14 @@ export const AgentPart = Base.extend({
 })
 export type AgentPart = z.infer<typeof AgentPart>
 
+/** A model by provider and model ID, as in `anthropic/claude-sonnet-4-5`. */
 export const ModelRef = z.object({ providerID: z.string().min(1), modelID: z.string().min(1) })
 export type ModelRef = z.infer<typeof ModelRef>
 
+/**
+ * A request in a user message to run a prompt as a subtask on another agent (a child session),
+ * as a `subtask: true` command makes.
+ */
 export const SubtaskPart = Base.extend({
   type: z.literal("subtask"),
   prompt: z.string(),
@@ -175,6 +213,7 @@ export const SubtaskPart = Base.extend({
 })
 export type SubtaskPart = z.infer<typeof SubtaskPart>
 
+/** A failed model call the loop is retrying: the attempt number and the API error that caused it. */
 export const RetryPart = Base.extend({
   type: z.literal("retry"),
   attempt: z.number().int().positive(),
@@ -183,6 +222,10 @@ export const RetryPart = Base.extend({
 })
 export type RetryPart = z.infer<typeof RetryPart>
 
+/**
+ * Marks a user message that asks for compaction: `auto` when the runtime asked for it, `overflow`
+ * when the context overflowed; `tailStartID` is the first message kept verbatim after the summary.
+ */
 export const CompactionPart = Base.extend({
   type: z.literal("compaction"),
   auto: z.boolean(),
@@ -191,6 +234,7 @@ export const CompactionPart = Base.extend({
 })
 export type CompactionPart = z.infer<typeof CompactionPart>
 
+/** Any part of a message, by `type`. Parse stored or received parts with it; narrow on `type`. */
 export const Part = z.discriminatedUnion("type", [
   TextPart,
   ReasoningPart,

@@ -2,6 +2,7 @@ import type { Storage } from "../storage/port.js"
 import { Rule, type Ruleset } from "./schema.js"
 import { match } from "./wildcard.js"
 
+/** How far an `always` reply reaches: the session (and its children) or the whole runtime. */
 export type ApprovalScope = "session" | "runtime"
 
 const PREFIX = "permission/approved/"

@@ -3,6 +3,12 @@ import { TimeoutMs } from "../ask/timeout.js"
 import { schema as id } from "../id/identifier.js"
 import { Reply, Ruleset } from "./schema.js"
 
+/**
+ * What `runtime.permission.ask` takes: the session, the permission and patterns a call needs, and
+ * the rules to check them against. Resolves when allowed; throws `DeniedError` when a rule denies or
+ * no one may be asked, `RejectedError` when refused (by the user, the handler, a timeout or an
+ * abort), `InvalidInputError` on a malformed value and `NotFoundError` on an unknown session.
+ */
 export const AskInput = z.strictObject({
   sessionID: id("session"),
   // A request names one permission; a wildcard here would turn an "always" into approval of all.
@@ -25,6 +31,11 @@ export const AskInput = z.strictObject({
 })
 export type AskInput = z.input<typeof AskInput>
 
+/**
+ * What `runtime.permission.reply` takes: the request's ID, the reply, and on `reject` an optional
+ * message for the model. A malformed value throws `InvalidInputError`; an unknown request,
+ * `NotFoundError`.
+ */
 export const ReplyInput = z.strictObject({
   requestID: id("permission"),
   reply: Reply,

@@ -20,10 +20,16 @@ export function evaluate(permission: string, pattern: string, ...rulesets: Rules
   return { permission, pattern: "*", action: "ask" }
 }
 
+/** The rulesets as one, in order: a later ruleset's rules win over an earlier one's. */
 export function merge(...rulesets: Ruleset[]): Ruleset {
   return rulesets.flat()
 }
 
+/**
+ * Permission rules as configuration: a permission to an action, or to patterns and their actions,
+ * as in OpenCode (`{ edit: "ask", bash: { "git *": "allow" } }`). `fromConfig` turns it into a
+ * `Ruleset`.
+ */
 export const Config = z.record(z.string(), z.union([Action, z.record(z.string(), Action)]))
 export type Config = z.infer<typeof Config>
 
@@ -55,6 +61,7 @@ function expandHome(pattern: string, home: string): string {
 /** Tools that change files all answer to the `edit` permission. */
 const EDIT_TOOLS = new Set(["edit", "write", "patch", "multiedit", "apply_patch"])
 
+/** The permission a tool's calls ask: `edit` for the tools that change files, else the tool's ID. */
 export function permissionOfTool(toolID: string): string {
   return EDIT_TOOLS.has(toolID) ? "edit" : toolID
 }

@@ -45,6 +45,10 @@ export type PermissionDeps = AskDeps & {
 /** A reply recorded for a request another process waits on (see the pending store's `record`). */
 const RecordedReply = z.object({ reply: Reply, message: z.string().optional() })
 
+/**
+ * The permission service, `runtime.permission`: ask for a call, reply to a request, list pending
+ * requests. See `AskInput` and `ReplyInput` for what each throws.
+ */
 export type PermissionService = ReturnType<typeof createPermissionService>
 
 export function createPermissionService(deps: PermissionDeps) {

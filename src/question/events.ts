@@ -3,6 +3,10 @@ import { define } from "../bus/event.js"
 import { schema as id } from "../id/identifier.js"
 import { Answer, Request } from "./schema.js"
 
+/**
+ * The question events: asked, replied and rejected, with their zod schemas. Use them with
+ * `runtime.events.on`.
+ */
 export const Event = {
   Asked: define("question.asked", Request),
   Replied: define(

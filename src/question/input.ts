@@ -5,6 +5,11 @@ import { quote } from "../error/quote.js"
 import { schema as id } from "../id/identifier.js"
 import { Answer, Info } from "./schema.js"
 
+/**
+ * What `runtime.question.ask` takes. Resolves with the answers; throws `RejectedError` when dismissed
+ * (by the user, a timeout, an abort, a failed handler, or `nonInteractive`), `InvalidInputError` on
+ * a malformed value and `NotFoundError` on an unknown session.
+ */
 export const AskInput = z.strictObject({
   sessionID: id("session"),
   questions: z.array(Info).min(1),
@@ -16,6 +21,10 @@ export const AskInput = z.strictObject({
 })
 export type AskInput = z.input<typeof AskInput>
 
+/**
+ * What `runtime.question.reply` takes: the request's ID and one answer per question. Answers that do
+ * not fit the questions throw `InvalidInputError`; an unknown request, `NotFoundError`.
+ */
 export const ReplyInput = z.strictObject({ requestID: id("question"), answers: z.array(Answer) })
 export type ReplyInput = z.input<typeof ReplyInput>
 

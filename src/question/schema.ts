@@ -1,9 +1,14 @@
 import { z } from "zod"
 import { schema as id } from "../id/identifier.js"
 
+/** One choice offered for a question: the label the answer carries and a description. */
 export const Option = z.object({ label: z.string().min(1), description: z.string() })
 export type Option = z.infer<typeof Option>
 
+/**
+ * One question: its text, a short header (at most 30 characters), the options, whether several may
+ * be chosen, and whether free text is accepted.
+ */
 export const Info = z.object({
   question: z.string().min(1),
   header: z.string().max(30),
@@ -14,6 +19,7 @@ export const Info = z.object({
 })
 export type Info = z.infer<typeof Info>
 
+/** A pending question to the user: one or more questions, from a session, often from a tool call. */
 export const Request = z.object({
   id: id("question"),
   sessionID: id("session"),
@@ -26,5 +32,6 @@ export type Request = z.infer<typeof Request>
 export const Answer = z.array(z.string())
 export type Answer = z.infer<typeof Answer>
 
+/** The answers to a request, one `Answer` per question, in order. */
 export const Reply = z.object({ answers: z.array(Answer) })
 export type Reply = z.infer<typeof Reply>

@@ -30,6 +30,10 @@ export type QuestionDeps = AskDeps & {
   onStoredAnswer?: ((request: Request, answers: Answer[] | undefined) => Promise<void>) | undefined
 }
 
+/**
+ * The question service, `runtime.question`: ask, reply, reject, list pending questions. See
+ * `AskInput` and `ReplyInput` for what each throws.
+ */
 export type QuestionService = ReturnType<typeof createQuestionService>
 
 export function createQuestionService(deps: QuestionDeps) {

@@ -10,6 +10,7 @@ export type QuestionAsk = (input: {
   signal: AbortSignal
 }) => Promise<Answer[]>
 
+/** The arguments of the built-in `question` tool: the questions the model asks the user. */
 export const QuestionToolParameters = z.object({
   questions: z
     .array(Info)

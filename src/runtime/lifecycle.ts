@@ -15,6 +15,7 @@ export type Closable = {
 }
 type AskService = { waitingSessions(): string[]; detach(): void; close(): Promise<void> }
 
+/** What `runtime.close` does with work still waiting on a person. */
 export type CloseOptions = {
   /** What becomes of permission requests and questions still waiting. Default "keep". */
   asks?: "keep" | "reject"

@@ -32,6 +32,11 @@ export type SessionApi = SessionService & {
   todos: Todos["get"]
 }
 
+/**
+ * A running agentloop: the services (`session`, `permission`, `question`, `events`, ...) over one
+ * storage, provider and set of tools and agents. Make one with `createRuntime` and close it with
+ * `close()`; after that each service throws `RuntimeClosedError`.
+ */
 export type Runtime = {
   /** The provider given in the options, or built from `model` / `models`, if any. */
   provider: Provider | undefined

@@ -9,6 +9,11 @@ import { Todo } from "./todo.js"
 
 const sessionID = id("session")
 
+/**
+ * The session events, each a type and the zod schema of its properties: created, updated,
+ * deleted, status, idle, error, diff and the others in docs/events.md. Use them with
+ * `runtime.events.on(Session.Event.X.type, ...)`.
+ */
 export const Event = {
   Created: define("session.created", z.object({ sessionID, info: Info })),
   Updated: define("session.updated", z.object({ sessionID, info: Info })),

@@ -4,6 +4,11 @@ import { Tokens } from "../message/part.js"
 import { Ruleset } from "../permission/schema.js"
 import { FileDiff } from "../snapshot/schema.js"
 
+/**
+ * A stored session: its ID, slug, working directory, parent (for a child session), title, the
+ * version that created it, times (created, updated, archived), its own permission rules, a summary
+ * of the files its turns changed, and the revert in progress, if any. What `runtime.session.get`, `list` and the session events carry.
+ */
 export const Info = z.object({
   id: id("session"),
   slug: z.string(),

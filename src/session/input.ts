@@ -4,6 +4,11 @@ import { WithParts } from "../message/info.js"
 import { Ruleset } from "../permission/schema.js"
 import { Info } from "./info.js"
 
+/**
+ * What `runtime.session.create` takes: a parent session (for a child session), a title (else a
+ * dated default) and permission rules of the session's own. Anything else, or a malformed value,
+ * throws `InvalidInputError`.
+ */
 export const CreateInput = z.strictObject({
   parentID: id("session").optional(),
   title: z.string().min(1).optional(),
@@ -11,12 +16,20 @@ export const CreateInput = z.strictObject({
 })
 export type CreateInput = z.input<typeof CreateInput>
 
+/**
+ * What `runtime.session.list` takes: only the children of `parentID`, at most `limit`, newest
+ * first. A malformed value throws `InvalidInputError`.
+ */
 export const ListInput = z.strictObject({
   parentID: id("session").optional(),
   limit: z.number().int().positive().optional(),
 })
 export type ListInput = z.input<typeof ListInput>
 
+/**
+ * The patch `runtime.session.update` applies: title, permission rules, archived. A malformed patch
+ * throws `InvalidInputError`; an unknown session, `NotFoundError`.
+ */
 export const UpdateInput = z.strictObject({
   title: z.string().min(1).optional(),
   permission: Ruleset.optional(),
@@ -25,6 +38,11 @@ export const UpdateInput = z.strictObject({
 })
 export type UpdateInput = z.input<typeof UpdateInput>
 
+/**
+ * What `runtime.session.fork` takes: the session to copy and, optionally, the message to stop
+ * before. A malformed value throws `InvalidInputError`; an unknown session or message,
+ * `NotFoundError`.
+ */
 export const ForkInput = z.strictObject({
   sessionID: id("session"),
   /** Copy only the messages before this one. Default: all messages. */
@@ -32,9 +50,14 @@ export const ForkInput = z.strictObject({
 })
 export type ForkInput = z.input<typeof ForkInput>
 
+/** What `runtime.session.messages` takes: `limit` for only the newest messages (still oldest first). */
 export const MessagesInput = z.strictObject({ limit: z.number().int().positive().optional() })
 export type MessagesInput = z.input<typeof MessagesInput>
 
+/**
+ * A piece of streamed text appended to a part's `text`, published as `message.part.delta` while the
+ * model streams; the whole part is stored when it ends.
+ */
 export const PartDelta = z.strictObject({
   sessionID: id("session"),
   messageID: id("message"),
@@ -52,6 +75,11 @@ export const RecordUsageInput = z.object({
 /** saveMessage's message, wrapped so that errors name it ("message.parts.0"). */
 export const SaveMessageInput = z.object({ message: WithParts })
 
+/**
+ * What `runtime.session.revert` takes: the message (and optionally the part) to undo from, files
+ * included when a `Snapshot` is configured. A malformed value throws `InvalidInputError`; an unknown
+ * session or message, `NotFoundError`.
+ */
 export const RevertInput = z.strictObject({
   sessionID: id("session"),
   messageID: id("message"),
@@ -60,9 +88,11 @@ export const RevertInput = z.strictObject({
 })
 export type RevertInput = z.input<typeof RevertInput>
 
+/** What `runtime.session.unrevert` takes: the session whose pending revert to undo. */
 export const UnrevertInput = z.strictObject({ sessionID: id("session") })
 export type UnrevertInput = z.input<typeof UnrevertInput>
 
+/** What `runtime.session.diff` takes: the session and, optionally, the message whose changes to show. */
 export const DiffInput = z.strictObject({
   sessionID: id("session"),
   /** Only what this message's turn changed (a user message), or its own steps (an assistant message). */

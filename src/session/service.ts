@@ -28,6 +28,11 @@ import { addTokens, type TreeUsage, treeUsage } from "./tree-usage.js"
 import { sessionValueKeys } from "./values.js"
 import { createMessageWriters } from "./writers.js"
 
+/**
+ * The stored side of `runtime.session`: create, get, list, update, remove and fork sessions, read
+ * their messages and usage (the runtime adds prompt, cancel, revert and diff). Each method throws
+ * `InvalidInputError` on a malformed input and `NotFoundError` on an unknown session or message.
+ */
 export type SessionService = ReturnType<typeof createSessionService>
 
 export function createSessionService(deps: SessionDeps) {

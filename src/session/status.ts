@@ -1,5 +1,9 @@
 import { z } from "zod"
 
+/**
+ * What a session is doing: `idle`, `busy` running a turn, or `retry` waiting to retry a failed model
+ * call (attempt, message, and `next`, when in epoch ms). Published as `session.status`.
+ */
 export const Status = z.discriminatedUnion("type", [
   z.object({ type: z.literal("idle") }),
   z.object({ type: z.literal("busy") }),

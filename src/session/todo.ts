@@ -1,5 +1,6 @@
 import { z } from "zod"
 
+/** One item of the model's to-do list: content, status and priority, as `todowrite` stores it. */
 export const Todo = z.object({
   id: z.string(),
   content: z.string(),

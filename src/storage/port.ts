@@ -20,6 +20,7 @@ export type StorageWrite =
   | { type: "value.put"; key: string; value: unknown }
   | { type: "value.remove"; key: string }
 
+/** What `Storage.listSessions` filters by: a parent, and at most `limit` sessions, newest first. */
 export type SessionQuery = {
   /** Only the direct children of this session. */
   parentID?: string
@@ -27,6 +28,7 @@ export type SessionQuery = {
   limit?: number
 }
 
+/** What `Storage.listMessages` filters by: only the newest `limit` messages. */
 export type MessageQuery = {
   /** Only the newest `limit` messages (a positive integer; still returned oldest first). */
   limit?: number

@@ -12,6 +12,10 @@ const family = Symbol.for("agentloop.storage-error")
 export const StorageErrorReason = z.enum(["busy", "full", "io", "connection", "corrupt", "closed"])
 export type StorageErrorReason = z.infer<typeof StorageErrorReason>
 
+/**
+ * The data of a `StorageError`: why it failed (`reason`), whether a later call may succeed
+ * (`retryable`), and the adapter's message.
+ */
 export const StorageErrorData = z.object({
   reason: StorageErrorReason,
   /**

@@ -26,6 +26,7 @@ export type AITool = {
   readonly args?: unknown
 }
 
+/** How `Tool.fromAI` adapts an AI SDK tool: the permission each call asks. */
 export type FromAIOptions = {
   /** The permission each call asks, with pattern `*`. Default: the tool's id. */
   permission?: string

@@ -42,4 +42,8 @@ export function createToolRegistry(
   }
 }
 
+/**
+ * The tools a runtime knows, `runtime.tools`: the built-ins it serves and `RuntimeOptions.tools`,
+ * looked up by ID and filtered per agent.
+ */
 export type ToolRegistry = ReturnType<typeof createToolRegistry>

@@ -87,6 +87,10 @@ export type ProviderTool = {
 /** A JSON schema as a plain object. */
 export type JSONSchemaObject = Record<string, unknown>
 
+/**
+ * A tool: its ID, the description the model reads, the zod schema of its arguments and what it does
+ * (`execute`). Make one with `Tool.define`, which checks the ID and schema.
+ */
 export type Info<Parameters extends z.ZodType = z.ZodType, Returns extends ExecuteResult = ExecuteResult> = {
   id: string
   description: string

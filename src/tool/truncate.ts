@@ -1,4 +1,6 @@
+/** Lines of a tool's output kept by default before `truncateOutput` cuts the rest. */
 export const MAX_LINES = 2_000
+/** Bytes of a tool's output kept by default before `truncateOutput` cuts the rest. */
 export const MAX_BYTES = 50 * 1024
 
 /**

@@ -122,8 +122,7 @@ const snippets = [join(installed, "README.md"), ...docs.map((name) => join(insta
   extractSnippets,
 )
 for (const snippet of snippets) writeFileSync(join(work, "snippets", `${snippet.name}.ts`), snippet.code)
-copyFileSync(join(here, "docs-context.d.ts"), join(work, "docs-context.d.ts"))
-const snippetFiles = ["docs-context.d.ts", ...snippets.map((snippet) => `snippets/${snippet.name}.ts`)]
+const snippetFiles = snippets.map((snippet) => `snippets/${snippet.name}.ts`)
 
 const tsc = join(repo, "node_modules", "typescript", "bin", "tsc")
 const matrix = [
