@@ -1,3 +1,10 @@
+/**
+ * The runtime (`createRuntime`) and the domains it is made of: sessions, messages, agents, tools,
+ * permissions, questions, todos, compaction, providers, the Storage, Snapshot and Coordinator
+ * ports with in-memory storage, the events and the named errors. See docs/runtime.md.
+ *
+ * @module agentloop-sdk
+ */
 export { Agent } from "./agent/index.js"
 export type {
   Event,

@@ -18,7 +18,13 @@ export type Environment = {
   date?: Date
 }
 
+/**
+ * What `systemPrompt` builds the system prompt from: the agent, the environment, the runtime's
+ * instructions and the user message's `system`. A custom loop fills it to send the same system
+ * prompt the runtime would.
+ */
 export type SystemPromptInput = {
+  /** The agent answering; its `prompt` (else the default prompt) is the first block. */
   agent: Info
   /** Absent: no environment block. */
   environment?: Environment

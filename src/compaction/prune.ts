@@ -6,6 +6,10 @@ import { estimateTokens } from "./estimate.js"
 /** A tool part whose call completed, with its output. */
 export type CompletedToolPart = ToolPart & { state: ToolStateCompleted }
 
+/**
+ * What `selectPrune` chose: the tool outputs to clear and the tokens that frees;
+ * `{ parts: [], tokens: 0 }` when clearing would free too little to be worth rewriting history.
+ */
 export type PruneSelection = {
   /** Completed tool parts whose output should be cleared, newest first. */
   parts: CompletedToolPart[]

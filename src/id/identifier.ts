@@ -12,7 +12,9 @@ const prefixes = {
   question: "que",
 } as const
 
+/** What an ID identifies: "session", "message", "part", "permission" or "question". */
 export type Kind = keyof typeof prefixes
+/** The prefix of a kind's IDs, before the `_`: "ses", "msg", "prt", "per" or "que". */
 export type Prefix = (typeof prefixes)[Kind]
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -76,8 +78,17 @@ export function timestamp(id: string): number {
   return decodeTime(ascendingForm)
 }
 
+/**
+ * A monotonic ID maker, from `createGenerator`: what a runtime makes its IDs with. Pass one where
+ * a function takes `ids` (the testing builders) so that IDs made in one millisecond, or after the
+ * clock stepped back, still sort in the order they were made. Both methods throw
+ * InvalidInputError when the floor or ceiling is not an ID of the right direction, or when the
+ * clock gives a time a ULID cannot hold.
+ */
 export type Generator = {
+  /** An ID that sorts after every earlier one this generator made, and strictly after `after` when given. */
   ascending(kind: Kind, after?: string): string
+  /** An ID that sorts before every earlier one this generator made, and strictly before `before` when given. */
   descending(kind: Kind, before?: string): string
 }
 

@@ -18,7 +18,13 @@ export type ProcessorRuntime = {
   permission: Pick<PermissionService, "ask">
 }
 
+/**
+ * What `SessionProcessor.create` needs for one turn of one assistant message: where to write, the
+ * message, the model, the abort signal, and the optional snapshot, hooks and stream. A custom
+ * loop makes one per step; see docs/processor.md.
+ */
 export type CreateInput = {
+  /** Writes the message and its parts, and asks permissions for tool calls. */
   runtime: ProcessorRuntime
   /**
    * The assistant message this turn fills. It need not be stored yet: the processor writes it

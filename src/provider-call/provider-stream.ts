@@ -14,6 +14,7 @@ import { stepStream } from "./step-stream.js"
 import { specTools } from "./tools.js"
 import { isSpecModel, type SpecMessage, type SpecVersion } from "./types.js"
 
+/** Options of `createProviderStream`, the processor's default way of calling the model. */
 export type ProviderStreamOptions = {
   /** OpenTelemetry spans of each call, named and attributed as the AI SDK's `streamText` makes them. */
   telemetry?: TelemetrySettings

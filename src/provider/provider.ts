@@ -39,6 +39,12 @@ const Entry = z.object({
   info: ModelInfo.optional(),
 })
 
+/**
+ * What `createProvider` takes: the models (IDs, AI SDK language model, optional `info`), the
+ * default and optionally the small model that writes titles. Its checks are the ones
+ * `createProvider` throws InvalidInputError for: no models, a model listed twice, an `info`
+ * whose IDs differ from its entry's, or a `default` or `small` that is not in the list.
+ */
 export const ProviderOptions = z
   .object({
     models: z.array(Entry).min(1),

@@ -16,6 +16,14 @@ import {
 } from "./input.js"
 import { Answer, Request } from "./schema.js"
 
+/**
+ * Answers a runtime's questions in-process: RuntimeOptions' `onQuestion`. Gets the request and a
+ * signal that aborts once the question is settled some other way (a reply through
+ * `runtime.question.reply`, a timeout, the asker's abort); returns one `string[]` per question,
+ * at once or as a promise. Answers are validated like replies: a handler that throws or answers
+ * wrongly rejects the question, and the asker gets a `RejectedError`. Giving one also offers the
+ * model the `question` tool. See docs/question.md.
+ */
 export type QuestionHandler = (
   request: Request,
   context: { signal: AbortSignal },

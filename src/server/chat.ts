@@ -9,6 +9,7 @@ import type { Runtime } from "../runtime.js"
 import { toErrorBody } from "./error-status.js"
 import { toUIMessageStream } from "./ui-stream.js"
 
+/** Options of `chatHandler`. The server's `POST /session/:id/chat` route uses the defaults. */
 export type ChatHandlerOptions = {
   /**
    * How often a comment keeps the response alive while nothing streams (a permission dialog

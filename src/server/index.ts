@@ -1,3 +1,9 @@
+/**
+ * The HTTP server over a runtime (`createServer`, `serve`) and the AI SDK UI adapters
+ * (`chatHandler`, `toUIMessageStream`). See docs/server.md and docs/ui.md.
+ *
+ * @module agentloop-sdk/server
+ */
 export { type ChatHandlerOptions, chatHandler } from "./chat.js"
 export { createServer } from "./create-server.js"
 export { errorStatus } from "./error-status.js"

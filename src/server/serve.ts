@@ -1,6 +1,7 @@
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
 
+/** Where `serve` listens: the port and the host name. */
 export type ServeOptions = {
   /** Default 4096; 0 picks a free port (read it from the result). */
   port?: number
@@ -8,9 +9,11 @@ export type ServeOptions = {
   hostname?: string
 }
 
+/** A server `serve` started: where it listens, and how to stop it. */
 export type RunningServer = {
   /** `http://<hostname>:<port>` */
   url: string
+  /** The port it listens on: the one asked for, or the one picked for port 0. */
   port: number
   /** Stops listening and ends open connections, event streams included, so it never hangs. */
   close(): Promise<void>

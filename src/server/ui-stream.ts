@@ -4,8 +4,15 @@ import type { Runtime } from "../runtime.js"
 import type { UIChunk } from "./ui-chunk.js"
 import { createUIChunks } from "./ui-chunks.js"
 
+/**
+ * What `toUIMessageStream` streams: a session of a runtime, either a new prompt's run (`parts`,
+ * `prompt`) or the run under way, until `signal` aborts. A prompt the runtime refuses (an
+ * unknown agent or model) ends the stream with an `error` chunk. See docs/ui.md.
+ */
 export type UIMessageStreamOptions = {
+  /** The runtime whose session is streamed. */
   runtime: Runtime
+  /** The session to prompt or follow. */
   sessionID: string
   /**
    * Prompts the session with these parts and streams that run. Without them the stream follows

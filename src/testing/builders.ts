@@ -194,4 +194,9 @@ export function createBuilders(ids: Generator = createGenerator()) {
   return { ids, session, user, assistant, text, everyPart }
 }
 
+/**
+ * What `createBuilders` returns: `session`, `user`, `assistant`, `text` and `everyPart` (one part
+ * of each type), and `ids`, the generator they draw IDs from. `storageConformance` hands one to
+ * each case.
+ */
 export type Builders = ReturnType<typeof createBuilders>

@@ -1,3 +1,9 @@
+/**
+ * Testing without a network: scripted models, a test runtime on memory storage, row builders, and
+ * the Storage contract as a conformance suite for adapters. See docs/testing.md.
+ *
+ * @module agentloop-sdk/testing
+ */
 export { type Builders, createBuilders } from "./builders.js"
 export { createCoordinatorHub, type HubCoordinator } from "./coordinator-hub.js"
 export { expectAnswer, TurnEndedEarlyError, type TurnOutcome, turnText } from "./expect-answer.js"

@@ -4,6 +4,11 @@ import type { ScriptTools, ToolCallArgs, ToolCallOptions } from "./script-tools.
 type StreamResult = Awaited<ReturnType<MockLanguageModelV3["doStream"]>>
 /** A chunk of a model's stream, as the AI SDK's model specification defines it. */
 export type StreamChunk = StreamResult["stream"] extends ReadableStream<infer Chunk> ? Chunk : never
+/**
+ * What a model call received, as the AI SDK's model specification passes it to `doStream`: the
+ * prompt, tools and settings. A scripted model records one per call (`model.calls`), and a turn
+ * given as a function gets it to decide what to play.
+ */
 export type CallOptions = Parameters<MockLanguageModelV3["doStream"]>[0]
 type FinishReason = Extract<StreamChunk, { type: "finish" }>["finishReason"]["unified"]
 

@@ -10,8 +10,11 @@ import {
 import { ScriptedToolUnknownError, ScriptedTurnsUnusedError } from "./script-errors.js"
 import { summarizeTurn } from "./turn-summary.js"
 
+/** Options of `scriptedModel`: its IDs, what it plays past the script, and which tools it may call. */
 export type ScriptedModelOptions = {
+  /** The model's provider ID; default "scripted". */
   provider?: string
+  /** The model's ID; default "scripted-model". */
   modelId?: string
   /** Played for every call past the end of `turns`. */
   fallback?: Turn
@@ -23,6 +26,11 @@ export type ScriptedModelOptions = {
   knownTools?: (name: string) => boolean
 }
 
+/**
+ * The language model `scriptedModel` returns: an AI SDK mock model (it goes wherever a model
+ * does) that also keeps the calls it received and checks, through `verify`, that the script
+ * played out as written.
+ */
 export type ScriptedModel = MockLanguageModelV3 & {
   /** Every call the model received, in order: prompt, tools, settings. */
   readonly calls: CallOptions[]

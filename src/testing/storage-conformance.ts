@@ -13,8 +13,13 @@ export type TestFramework = {
   it: (name: string, body: () => Promise<void>) => unknown
 }
 
+/** The stored row `ConformanceOptions.corrupt` must overwrite: its kind and ID. */
 export type RowTarget = { kind: "session" | "message" | "part"; id: string }
 
+/**
+ * The second argument of `storageConformance`: the test framework's `describe` and `it`, and
+ * optionally `corrupt`, which adds the case for rows that fail their schema.
+ */
 export type ConformanceOptions<S extends Storage> = TestFramework & {
   /**
    * Overwrites one stored row with data that fails its schema, behind the adapter's back.

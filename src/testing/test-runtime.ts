@@ -6,6 +6,11 @@ import { type Say, say, type Turn } from "./script.js"
 import type { ScriptTools } from "./script-tools.js"
 import { type ScriptedModel, scriptedModel } from "./scripted-model.js"
 
+/**
+ * What `createTestRuntime` takes: RuntimeOptions without the model and provider options (the
+ * scripted model stands in for them), plus the script (`turns` or a ready `model`), the small
+ * model and overrides of the model's info.
+ */
 export type TestRuntimeOptions<Tools extends ScriptTools | undefined = ScriptTools | undefined> = Omit<
   RuntimeOptions,
   "provider" | "tools" | "model" | "models"
@@ -39,9 +44,13 @@ export const testModelInfo: ModelInfo = {
   capabilities: { reasoning: true, toolcall: true, attachment: true, temperature: true },
 }
 
+/** What `createTestRuntime` returns: the runtime, its two scripted models, and `verify`. */
 export type TestRuntime = {
+  /** The runtime, on fresh memory storage; its `provider` serves the two scripted models. */
   runtime: Runtime & { provider: Provider }
+  /** The main model: the default of the runtime's provider, playing `turns`. */
   model: ScriptedModel
+  /** The provider's small model, which writes session titles. */
   small: ScriptedModel
   /** Throws if the main model's script went wrong: a call of a tool the runtime lacks, turns never played. */
   verify(): void

@@ -12,13 +12,26 @@ import { TodoList } from "./list.js"
 // Wrapped so that an issue's path names the argument: "todos.1.status".
 const SetInput = z.object({ todos: TodoList })
 
+/**
+ * What `createTodos` works with: the storage that keeps the lists, the bus it publishes
+ * `todo.updated` on, and the runtime's open check. A runtime passes its own; a custom loop
+ * passes the same ones to keep its lists where the runtime would.
+ */
 export type TodoDeps = {
+  /** Keeps each session's list in its key-value area. */
   storage: Storage
+  /** Where `set` publishes `todo.updated`. */
   bus: Bus
   /** Throws RuntimeClosedError once the runtime is closed. */
   assertOpen(): void
 }
 
+/**
+ * The todo service from `createTodos`: `get(sessionID)` reads a session's list, `set(sessionID,
+ * todos)` replaces it. Both throw InvalidInputError for a malformed ID or list, NotFoundError
+ * when the session does not exist, RuntimeClosedError once the runtime is closed; `get` throws
+ * CorruptRowError when the stored list fails its schema. `createTodoTools` takes one.
+ */
 export type Todos = ReturnType<typeof createTodos>
 
 /** The storage key of a session's list; `todo/` keys are reserved for this service. */

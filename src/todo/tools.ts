@@ -4,11 +4,13 @@ import { define, type Result } from "../tool/tool.js"
 import { openCount, TodoList } from "./list.js"
 import type { Todos } from "./todos.js"
 
+/** The arguments of the `todowrite` tool: the whole list that replaces the session's. */
 export const TodoWriteParameters = z.object({
   todos: TodoList.describe("The whole updated list: every item to keep, not only the ones that changed."),
 })
 export type TodoWriteParameters = z.infer<typeof TodoWriteParameters>
 
+/** The arguments of the `todoread` tool: none. */
 export const TodoReadParameters = z.object({})
 
 const WRITE_DESCRIPTION = `Create or update the todo list of this session: a plan of the work the user can follow as it progresses.

@@ -12,6 +12,10 @@ import { readTool } from "./read.js"
 import { ripgrepProbe } from "./ripgrep.js"
 import { writeTool } from "./write.js"
 
+/**
+ * What `codingTools` and `codingPreset` take: the directory the tools work in, the operations
+ * they act through, and the bash tool's default timeout. See docs/tools.md.
+ */
 export type CodingToolsOptions = {
   /**
    * The directory the tools work in: relative paths resolve against it, permission patterns are
@@ -21,6 +25,7 @@ export type CodingToolsOptions = {
   directory?: string
   /** Where files are read and commands run. Default: this machine (`localOperations`). */
   operations?: Operations
+  /** The bash tool's `timeoutMs`: how long a command may run when the model gives no timeout; default 2 minutes. */
   bash?: { timeoutMs?: number }
 }
 

@@ -27,6 +27,11 @@ const DESCRIPTION = `Searches file contents with a regular expression.
 - Binary files and dependency or build directories (node_modules, .git, dist, ...) are skipped.
 - Files the read permission rules deny are left out (the result says how many); files whose reading needs the user's approval are shown once the user allows it.`
 
+/**
+ * What `grepTool` takes: the directory and operations of every file tool (`FileToolOptions`),
+ * and optionally how to tell whether ripgrep can run. `codingTools` passes one check shared by
+ * its tools; a grep tool made alone probes on its first call.
+ */
 export type GrepOptions = PathOptions & {
   /** Whether ripgrep can run; default: asks the operations once (`rg --version`). */
   hasRipgrep?: () => Promise<boolean>

@@ -1,3 +1,9 @@
+/**
+ * The coding tools (read, write, edit, glob, grep, list, bash), the coding preset, and the
+ * `Operations` port they act through. See docs/tools.md.
+ *
+ * @module agentloop-sdk/tools
+ */
 export {
   type BashParameters,
   type BashToolOptions,

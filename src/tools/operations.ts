@@ -31,14 +31,27 @@ export interface Operations {
   exec(command: string, options: ExecOptions): Promise<ExecResult>
 }
 
+/** What `Operations.stat` reports about a path, symlinks followed: its type, size in bytes and last modification time. */
 export type FileStat = { type: "file" | "directory" | "other"; size: number; mtimeMs: number }
+/** One entry of `Operations.list`: its name within the directory and its type (a symlink is not followed). */
 export type DirectoryEntry = { name: string; type: "file" | "directory" | "symlink" | "other" }
 
+/** How `Operations.exec` runs a command. */
 export type ExecOptions = {
+  /** The directory the command runs in. */
   cwd: string
+  /** Aborting it kills the command and everything it started; `exec` then resolves with `aborted`. */
   signal: AbortSignal
+  /** When given, the command and everything it started are killed after this long; `exec` then resolves with `timedOut`. */
   timeoutMs?: number
+  /** Variables to set for the command (`localExec` adds them to the process's environment). */
   env?: Record<string, string>
+  /** Gets stdout and stderr, interleaved, as they arrive. */
   onData(chunk: string): void
 }
+/**
+ * How a command run by `Operations.exec` ended: its exit code (null when a signal ended it), and
+ * whether the timeout or the abort signal stopped it. A command that fails still resolves; `exec`
+ * rejects only when the command could not be run at all.
+ */
 export type ExecResult = { exitCode: number | null; timedOut: boolean; aborted: boolean }

@@ -11,6 +11,10 @@ export type PathLock = {
   run<T>(path: string, work: () => Promise<T>): Promise<T>
 }
 
+/**
+ * A new PathLock, shared by nothing yet. `codingTools()` makes one for its tools; pass one
+ * `lock` to `writeTool` and `editTool` made on their own so their changes to one file queue.
+ */
 export function createPathLock(): PathLock {
   const queues = new Map<string, { queue: SerialQueue; waiting: number }>()
   return {

@@ -15,6 +15,12 @@ import { Patches, planRevert } from "./revert-plan.js"
 import { recordTree, stage } from "./stage.js"
 import { changedFiles, treeDiff } from "./tree-diff.js"
 
+/**
+ * What `new GitSnapshot(options)` takes: the directory to track, where its git dir lives, the
+ * paths to leave out and the `git` binary. The constructor throws InvalidInputError, naming the
+ * field, for a malformed option or an `exclude` entry that names the whole directory, and
+ * SnapshotDataDirError when the data dir is the directory itself.
+ */
 export type GitSnapshotOptions = {
   /** The directory to track. It need not be a git repository; if it is, its `.git` is never touched. */
   directory: string

@@ -1,3 +1,9 @@
+/**
+ * Durable storage in PostgreSQL (`PostgresStorage`), with the coordinator that lets runtimes of
+ * several processes share it. See docs/storage.md.
+ *
+ * @module agentloop-sdk/storage/postgres
+ */
 export type { StorageRetryOptions } from "../retry.js"
 export { SchemaVersionError } from "../schema-version-error.js"
 export { StorageClosedError } from "../storage-closed-error.js"

@@ -23,6 +23,12 @@ import { type Query, queries } from "./queries.js"
 import { checkout, outcome, runTransaction } from "./transaction.js"
 import { applyWrite, explainFailure, isSingleStatement } from "./writes.js"
 
+/**
+ * The second argument of `new PostgresStorage(pool, options)`: the PostgreSQL schema of the
+ * tables and how calls that lost their connection are retried. The constructor throws
+ * InvalidInputError, naming the field, for a malformed option (a schema name outside
+ * `[a-z_][a-z0-9_]*`, up to 41 characters).
+ */
 export type PostgresStorageOptions = {
   /**
    * The PostgreSQL schema that holds the tables, created when missing; default "agentloop".

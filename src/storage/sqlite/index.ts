@@ -1,3 +1,9 @@
+/**
+ * Durable storage in one SQLite file (`SqliteStorage`), with the coordinator that lets runtimes
+ * of several processes share it. See docs/storage.md.
+ *
+ * @module agentloop-sdk/storage/sqlite
+ */
 export type { StorageRetryOptions } from "../retry.js"
 export { SchemaVersionError } from "../schema-version-error.js"
 export { StorageClosedError } from "../storage-closed-error.js"

@@ -24,6 +24,11 @@ import { SQL } from "./statements.js"
 
 export { PART_PAGE } from "./read-messages.js"
 
+/**
+ * The second argument of `new SqliteStorage(path, options)`: how locked calls are retried and
+ * whether processes sharing the file coordinate. The constructor throws InvalidInputError,
+ * naming the field, for a malformed option.
+ */
 export type SqliteStorageOptions = {
   /**
    * How a call that finds the database locked by another connection (SQLITE_BUSY, SQLITE_LOCKED)

@@ -15,6 +15,10 @@ import { METADATA_BYTES, report } from "./report.js"
 export const DEFAULT_TIMEOUT_MS = 2 * 60 * 1000
 export const MAX_TIMEOUT_MS = 10 * 60 * 1000
 
+/**
+ * What `bashTool` takes: the project directory, the operations the command runs through, and
+ * the default timeout, output folder and home directory. See docs/tools.md#bash.
+ */
 export type BashToolOptions = {
   /** The project directory: commands run here, and paths outside it ask `external_directory`. */
   directory: string
@@ -43,6 +47,11 @@ const BashParameters = z.object({
     .describe("The directory to run the command in; default the project directory. Use instead of cd."),
 })
 
+/**
+ * The arguments the model gives the `bash` tool: the command line, a short description (the
+ * part's title), and optionally a `workdir` and a `timeout` in milliseconds. A `workdir` that is
+ * not an existing directory fails the call with WorkdirError (`BashWorkdirError`).
+ */
 export type BashParameters = z.infer<typeof BashParameters>
 
 /** The `bash` tool: runs a command line after asking permission for every command in it. */
