@@ -44,12 +44,21 @@ export function toAITools(
         hooks,
       )
     const { provider } = info
+    if (!provider) {
+      set[info.id] = tool({ description: info.description, inputSchema, execute })
+      continue
+    }
     // A provider tool without execute is left to the provider, whose stream brings the result.
-    set[info.id] = !provider
-      ? tool({ description: info.description, inputSchema, execute })
-      : provider.executed
-        ? tool<unknown>({ type: "provider", id: provider.id, args: provider.args, inputSchema })
-        : tool({ type: "provider", id: provider.id, args: provider.args, inputSchema, execute })
+    // ai 6 and ai 7 type provider tools differently (7 adds a context parameter and splits the
+    // tools the provider runs from those it only defines); the object is the same for both.
+    const providerTool = {
+      type: "provider",
+      id: provider.id,
+      args: provider.args,
+      inputSchema,
+      ...(provider.executed ? {} : { execute }),
+    }
+    set[info.id] = providerTool as ToolSet[string]
   }
   return set
 }
