@@ -57,13 +57,16 @@ type TurnInput = {
   maxSteps?: number | undefined
 }
 
+/** What the turn that ended with `answer` did, for the caller waiting on `userID`. */
 export async function turnResult(storage: Storage, input: TurnInput): Promise<TurnResult> {
   const { answer, messages } = input
   const at = input.userID
     ? messages.findIndex((message) => message.info.id === input.userID)
     : messages.findLastIndex((message) => message.info.role === "user")
   const user = at >= 0 ? messages[at] : undefined
-  const steps = answer.info.role === "user" ? [] : stepsAfter(messages.slice(at + 1), answer)
+  // Without its user message in view, the turn is known by its answer alone.
+  const after = at >= 0 ? messages.slice(at + 1) : []
+  const steps = answer.info.role === "user" ? [] : stepsAfter(after, answer)
   const toolCalls = steps.flatMap((step) =>
     step.parts.filter((part): part is ToolPart => part.type === "tool"),
   )
