@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js"
 import type { AssistantError } from "../message/errors.js"
 import type { Assistant, User, WithParts } from "../message/info.js"
-import type { Tokens, ToolPart } from "../message/part.js"
+import type { Part, Tokens, ToolPart } from "../message/part.js"
 import { addTokens, type Totals, treeUsage } from "../session/tree-usage.js"
 import type { Storage } from "../storage/port.js"
 
@@ -76,13 +76,18 @@ export async function turnResult(storage: Storage, input: TurnInput): Promise<Tu
     sessionID: final.sessionID,
     user,
     steps,
-    text: answer.parts.flatMap((part) => (part.type === "text" && !part.ignored ? [part.text] : [])).join(""),
+    text: answerText(answer.parts),
     toolCalls,
     finish: finishOf(answer, user?.info.role === "user" ? user.info : undefined, steps, input.maxSteps),
     usage: sum(steps.map((step) => step.info as Assistant)),
     subagents: await subagentUsage(storage, toolCalls),
     ...(final.role === "assistant" && final.structured !== undefined ? { structured: final.structured } : {}),
   }
+}
+
+/** A message's text parts, joined: what the model answered, less the parts left out of view. */
+export function answerText(parts: Part[]): string {
+  return parts.flatMap((part) => (part.type === "text" && !part.ignored ? [part.text] : [])).join("")
 }
 
 /** The assistant messages after the user message, the answer's latest version last. */

@@ -1,16 +1,15 @@
 import { z } from "zod"
 import { NamedError } from "../error/named-error.js"
+import { answerText, type TurnFinish } from "../loop/turn-result.js"
 import type { WithParts } from "../message/info.js"
-import type { Part, ToolPart } from "../message/part.js"
+import type { ToolPart } from "../message/part.js"
 import type { Answer } from "../message/throw-if-failed.js"
 
 /**
  * What `prompt` resolves with: the final message, and, from a turn result, why the turn ended
  * (`finish`). The final message alone, as stored, will do.
  */
-export type TurnOutcome = WithParts & {
-  finish?: { reason: string; tool?: string; by?: string; error?: { name: string; data: unknown } }
-}
+export type TurnOutcome = WithParts & { finish?: TurnFinish }
 
 /** The finish reasons of a turn that answered. */
 const ANSWERED = new Set(["stop", "structured-output"])
@@ -43,12 +42,13 @@ export function expectAnswer<T extends TurnOutcome>(result: T): T & Answer {
       finish: "no-reply",
     })
   }
-  const error = result.finish?.error ?? info.error
-  const finish = result.finish?.reason ?? (error ? errorReason(error.name) : (info.finish ?? "none"))
+  const { finish: ended } = result
+  const error = ended && "error" in ended ? ended.error : info.error
+  const finish = ended?.reason ?? (error ? errorReason(error.name) : (info.finish ?? "none"))
   if ((ANSWERED.has(finish) || info.structured !== undefined) && !error) return result as T & Answer
   const cause = error ? { name: error.name, message: messageOf(error.data) } : undefined
   const call = cause ? undefined : endingCall(result)
-  const text = textOf(result.parts)
+  const text = answerText(result.parts)
   throw new TurnEndedEarlyError({
     message:
       `the turn ended with finish ${JSON.stringify(finish)}` +
@@ -62,7 +62,7 @@ export function expectAnswer<T extends TurnOutcome>(result: T): T & Answer {
 
 /** The text of the turn's answer (its final message's text parts); throws as `expectAnswer` does when it ended early. */
 export function turnText(result: TurnOutcome): string {
-  return textOf(expectAnswer(result).parts)
+  return answerText(expectAnswer(result).parts)
 }
 
 function errorReason(name: string): string {
@@ -72,7 +72,7 @@ function errorReason(name: string): string {
 /** The call that ended the turn: a refused one (by the turn result, or its part), else the last failed one. */
 function endingCall(result: TurnOutcome): { tool: string; detail: string } | undefined {
   const { finish } = result
-  if (finish?.tool && finish.by)
+  if (finish?.reason === "rejected")
     return { tool: finish.tool, detail: ` after the ${finish.by} refused the call of ${finish.tool}` }
   const failed = result.parts.filter(
     (part): part is ToolPart & { state: { status: "error" } } =>
@@ -95,10 +95,6 @@ function refusedBy(part: ToolPart & { state: { status: "error" } }): string | un
   // Read structurally: stored messages from before `refusedBy` existed lack it.
   const by = (part.state as { refusedBy?: unknown }).refusedBy
   return by === "user" || by === "host" ? by : undefined
-}
-
-function textOf(parts: Part[]): string {
-  return parts.flatMap((part) => (part.type === "text" && !part.ignored ? [part.text] : [])).join("")
 }
 
 function messageOf(data: unknown): string {
