@@ -6,7 +6,6 @@ import { CorrectedError, RejectedError as PermissionRejectedError } from "../per
 import type { Ruleset } from "../permission/schema.js"
 import { asksForPaths } from "../processor/asks-for-paths.js"
 import { interrupted, STOPPED_TOOL } from "../processor/close.js"
-import { errorText } from "../processor/parts.js"
 import { refusedBy, stopsTurn } from "../processor/refusal.js"
 import { evaluateUnder } from "../processor/tool-context.js"
 import { RejectedError as QuestionRejectedError } from "../question/errors.js"
@@ -14,6 +13,7 @@ import type { Info as QuestionInfo } from "../question/schema.js"
 import { answeredResult } from "../question/tool.js"
 import { runTool } from "../tool/ai-tools.js"
 import type { Context, Result } from "../tool/tool.js"
+import { errorMessage } from "../tool/tool-error.js"
 import { abortable } from "./abortable.js"
 import type { LoopDeps } from "./loop-deps.js"
 
@@ -78,7 +78,7 @@ export async function resumeToolCall(
       state: {
         status: "error",
         input: args,
-        error: errorText(error),
+        error: errorMessage(error),
         ...(by ? { refusedBy: by } : {}),
         time: { start, end: Date.now() },
       },

@@ -1,6 +1,5 @@
 import { jsonResult, type StructuredResult } from "../tool/result.js"
 import type { Result } from "../tool/tool.js"
-import { errorMessage } from "../tool/tool-error.js"
 
 /** A tool input as stored: the model's JSON object, or the raw value wrapped when it was not one. */
 export function inputRecord(input: unknown): Record<string, unknown> {
@@ -28,6 +27,3 @@ function isResult(value: unknown): value is Result {
     candidate.metadata !== null
   )
 }
-
-/** What the model and the stored part are told of a failed call (see `errorMessage`). */
-export const errorText = errorMessage

@@ -1,6 +1,7 @@
 import type { ToolPart } from "../message/part.js"
 import { isStorageFault } from "../storage/storage-fault.js"
-import { errorText, inputRecord, toolResult } from "./parts.js"
+import { errorMessage } from "../tool/tool-error.js"
+import { inputRecord, toolResult } from "./parts.js"
 import { refusedBy, stopsTurn } from "./refusal.js"
 import type { Stream, Turn } from "./turn.js"
 
@@ -46,7 +47,7 @@ export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | unde
       current.state = {
         status: "error",
         input: inputRecord(part.input),
-        error: errorText(part.error),
+        error: errorMessage(part.error),
         ...(current.state.status === "running" && current.state.metadata
           ? { metadata: current.state.metadata }
           : {}),
