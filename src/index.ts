@@ -37,6 +37,7 @@ export { createProvider } from "./provider/provider.js"
 export { Question } from "./question/index.js"
 export { type CloseOptions, createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js"
 export { Session } from "./session/index.js"
+export { ShellUnavailableError } from "./shell/errors.js"
 export { SnapshotUnavailableError } from "./snapshot/errors.js"
 export type { Snapshot } from "./snapshot/port.js"
 export {

@@ -20,6 +20,7 @@ import { createMessageOwners } from "./session/message-owners.js"
 import { createRevert } from "./session/revert.js"
 import { createSessionService } from "./session/service.js"
 import { createSummary } from "./session/summary.js"
+import { createShell } from "./shell/shell.js"
 import { MemoryStorage } from "./storage/memory.js"
 import type { Storage } from "./storage/port.js"
 import { fenceSessions } from "./storage/session-fence.js"
@@ -48,7 +49,8 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     { ...base, askTimeoutMs, nonInteractive, onPermission, onQuestion, approvalScope, forwardElsewhere },
     (call, decision) => loop.resume(call, decision),
   )
-  const fileHistory = { ...base, snapshot: parsed.snapshot, isBusy: (id: string) => loop.isBusy(id) }
+  const isBusy = async (id: string) => shell.isRunning(id) || loop.isBusy(id)
+  const fileHistory = { ...base, snapshot: parsed.snapshot, isBusy }
   const summary = createSummary(fileHistory)
   const reverts = createRevert(fileHistory, summary)
   const todos = createTodos(base)
@@ -65,6 +67,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   // What the loop writes, which close() can cut off for the sessions whose turns it keeps.
   const fence = fenceSessions(storage)
   const fenced = { ...base, ...owners, storage: fence.storage, assertOpen: assertStorageOpen }
+  const status = createStatusRegistry(bus)
   const loop = createLoop({
     ...loopSettings(parsed),
     ...{ bus, permission, provider, agents, tools, coordinator, assertOpen, asks: stored },
@@ -73,21 +76,33 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     messageOwners: owners.messageOwners,
     defaultAgent: defaultAgentName,
     snapshot: parsed.snapshot,
-    files: { cleanup: reverts.cleanup, summarize: summary.summarize },
+    // New work waits for the user's shell command: a run would close its answer as interrupted.
+    files: {
+      cleanup: (id) => shell.settled(id).then(() => reverts.cleanup(id)),
+      summarize: summary.summarize,
+    },
     runTask: (args, context) => runTask(task, args, context, { ask: false }),
-    status: createStatusRegistry(bus),
+    status,
+  })
+  const shell = createShell({
+    ...{ sessions, storage, tools, agents, provider, status, ownerOf: owners.messageOwners.ownerOf },
+    defaultAgent: defaultAgentName,
+    isBusy: (id) => loop.isBusy(id),
+    cleanup: reverts.cleanup,
+    enterWork: loop.enterWork,
   })
   const disconnect = coordinator && connectRelay(coordinator, { bus, loop, permission, question })
+  const commandInfos = Object.freeze({ ...(parsed.commands ?? {}) }) as Record<string, CommandInfo>
   const commands = createCommandRunner({
-    commands: (parsed.commands ?? {}) as Record<string, CommandInfo>,
+    commands: commandInfos,
     agents,
     defaultAgent: () => defaultAgentName,
     prompt: (input) => loop.prompt(input),
   })
   const { on, onAny, stream, listenerCount } = bus
   return {
-    ...{ provider, tools, agents },
-    session: createSessionApi({ sessions, loop, reverts, summary, todos, commands, coordinator }),
+    ...{ provider, tools, agents, commands: commandInfos, directory: owners.directory },
+    session: createSessionApi({ sessions, loop, reverts, summary, todos, commands, shell, coordinator }),
     permission: { ask: permission.ask, list: permission.list, reply: permission.reply },
     question: { ask: question.ask, list: question.list, reply: question.reply, reject: question.reject },
     events: { on, onAny, stream, listenerCount },

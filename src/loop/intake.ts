@@ -49,16 +49,18 @@ export function createIntake(
     const parsed = parseInput("session.prompt input", PromptInput, fields)
     const session = await deps.session.get(parsed.sessionID)
     const agentPart = parsed.parts.findLast((part) => part.type === "agent")
-    const agent = context.agentOf(parsed.agent ?? agentPart?.name ?? deps.defaultAgent)
+    const agent = context.agentOf(parsed.agent ?? agentPart?.name ?? session.agent ?? deps.defaultAgent)
     if (options.child) assertStartable(agent)
     else assertPromptable(agent)
     for (const part of parsed.parts) if (part.type === "subtask") assertStartable(context.agentOf(part.agent))
     if (parsed.format?.type === "json_schema") formatSchema(parsed.format)
-    // OpenCode's order: the prompt's model, the agent's, the one the session last used, the default.
+    // OpenCode's order: the prompt's model, the agent's, the one the session last used (or was
+    // created with), the default.
     const model =
       parsed.model ??
       agent.model ??
       (await lastModel(deps.storage, context.provider(), session.id)) ??
+      session.model ??
       refOf(context.provider().defaultModel())
     context.provider().getModel(model)
 

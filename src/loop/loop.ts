@@ -75,10 +75,16 @@ export function createLoop(deps: LoopDeps) {
     cancelHere: (sessionID: string, sentAt?: number): void => {
       cancelHere(sessionID, sentAt)
     },
+    /**
+     * Work on the session outside a run (a user's shell command): like a prompt's wait before its
+     * message is stored, its signal aborts on cancel, stop and close; `end` once it is done.
+     */
+    enterWork: (sessionID: string) => waits.enter(sessionID),
     /** This process owns the session and runs it now (with a coordinator). */
     runsHere: (sessionID: string) => runs.get(sessionID)?.owned === true,
     takeRemotePrompt: runs.takeRemotePrompt,
     status: (sessionID: string) => deps.status.get(parseID("sessionID", "session", sessionID)),
+    statuses: () => deps.status.active(),
     /** Cancels every run and title, and waits for them to settle. */
     async close(): Promise<void> {
       closing.abort(new RuntimeClosedError({ message: "The runtime is closed" }))

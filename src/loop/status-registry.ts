@@ -8,6 +8,10 @@ export function createStatusRegistry(bus: Bus) {
     get(sessionID: string): Status {
       return statuses.get(sessionID) ?? { type: "idle" }
     },
+    /** The sessions that are not idle, with their status. */
+    active(): Record<string, Status> {
+      return Object.fromEntries(statuses)
+    },
     set(sessionID: string, status: Status): void {
       if (status.type === "idle") statuses.delete(sessionID)
       else statuses.set(sessionID, status)

@@ -19,6 +19,12 @@ export interface Provider {
   defaultModel(): Model
   /** The model for cheap side jobs such as titles; undefined when none is configured. */
   smallModel(): Model | undefined
+  /**
+   * Every model it serves, for clients that offer a choice (the HTTP server's model lists).
+   * Optional: a provider that resolves models lazily may not know them all; then only the
+   * default and small models are offered.
+   */
+  models?(): Model[]
 }
 
 // A string is a model ID for the AI SDK's global provider; anything else must be a model object.
@@ -112,6 +118,7 @@ export function createProvider(options: ProviderOptions): Provider {
     getModel,
     defaultModel: () => getModel(parsed.default),
     smallModel: () => (parsed.small ? getModel(parsed.small) : undefined),
+    models: () => [...models.values()],
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import type { Events } from "../bus/bus.js"
+import type { Info as CommandInfo } from "../command/info.js"
 import type { CommandRunner } from "../command/run.js"
 import type { createLoop } from "../loop/loop.js"
 import type { PermissionService } from "../permission/service.js"
@@ -8,6 +9,7 @@ import type { QuestionService } from "../question/service.js"
 import type { Revert } from "../session/revert.js"
 import type { SessionService } from "../session/service.js"
 import type { Summary } from "../session/summary.js"
+import type { Shell } from "../shell/shell.js"
 import type { Todos } from "../todo/todos.js"
 import type { ToolRegistry } from "../tool/registry.js"
 import type { CloseOptions } from "./lifecycle.js"
@@ -19,6 +21,8 @@ export type SessionApi = SessionService & {
   loop: Loop["loop"]
   cancel: Loop["cancel"]
   status: Loop["status"]
+  /** The sessions this runtime is running or retrying now, by ID; idle sessions are absent. */
+  statuses: Loop["statuses"]
   compact: Loop["compact"]
   /** Files and history back to just before a message (or part); refused while the session runs. */
   revert: Revert["revert"]
@@ -28,6 +32,13 @@ export type SessionApi = SessionService & {
   diff: Summary["diff"]
   /** Runs a slash command: its template expanded with the arguments, as a prompt or a subtask. */
   command: CommandRunner["command"]
+  /**
+   * Runs a command line the user typed with the runtime's `bash` tool, recorded in the session (a
+   * user message, and an answer holding the bash call) without calling a model or asking
+   * permission; resolves with that answer once the command ends. Refused with BusyError while
+   * the session runs; a prompt sent meanwhile waits for the command; cancel aborts it.
+   */
+  shell: Shell["shell"]
   /** The session's to-do list, [] until the model writes one. */
   todos: Todos["get"]
 }
@@ -44,6 +55,10 @@ export type Runtime = {
   tools: ToolRegistry
   /** The agents: built-ins merged with `options.agents`. */
   agents: Record<string, AgentInfo>
+  /** The slash commands of `options.commands`, by name. */
+  commands: Readonly<Record<string, CommandInfo>>
+  /** The directory sessions and tools work in: `options.directory`, or the process's at creation. */
+  directory: string
   session: SessionApi
   permission: Pick<PermissionService, "ask" | "list" | "reply">
   question: Pick<QuestionService, "ask" | "list" | "reply" | "reject">

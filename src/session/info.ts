@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { schema as id } from "../id/identifier.js"
-import { Tokens } from "../message/part.js"
+import { ModelRef, Tokens } from "../message/part.js"
 import { Ruleset } from "../permission/schema.js"
 import { FileDiff } from "../snapshot/schema.js"
 
@@ -25,6 +25,12 @@ export const Info = z.object({
   }),
   /** Rules that apply to this session only, after the agent's and the runtime's. */
   permission: Ruleset.optional(),
+  /** The agent its prompts use when they name none (before the runtime's default agent). */
+  agent: z.string().min(1).optional(),
+  /** The model its prompts use when neither they nor their agent name one and no turn has run yet. */
+  model: ModelRef.optional(),
+  /** The host's own data about the session (a user ID, a ticket): stored and returned as given. */
+  metadata: z.record(z.string(), z.json()).optional(),
   summary: z
     .object({
       additions: z.number().int().nonnegative(),

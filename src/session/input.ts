@@ -6,13 +6,16 @@ import { Info } from "./info.js"
 
 /**
  * What `runtime.session.create` takes: a parent session (for a child session), a title (else a
- * dated default) and permission rules of the session's own. Anything else, or a malformed value,
- * throws `InvalidInputError`.
+ * dated default), permission rules of the session's own, the agent and model its prompts use by
+ * default, and the host's metadata. Anything else, or a malformed value, throws `InvalidInputError`.
  */
 export const CreateInput = z.strictObject({
   parentID: id("session").optional(),
   title: z.string().min(1).optional(),
   permission: Ruleset.optional(),
+  agent: Info.shape.agent,
+  model: Info.shape.model,
+  metadata: Info.shape.metadata,
 })
 export type CreateInput = z.input<typeof CreateInput>
 
@@ -27,14 +30,15 @@ export const ListInput = z.strictObject({
 export type ListInput = z.input<typeof ListInput>
 
 /**
- * The patch `runtime.session.update` applies: title, permission rules, archived. A malformed patch
- * throws `InvalidInputError`; an unknown session, `NotFoundError`.
+ * The patch `runtime.session.update` applies: title, permission rules, archived, metadata (which
+ * replaces the old). A malformed patch throws `InvalidInputError`; an unknown session, `NotFoundError`.
  */
 export const UpdateInput = z.strictObject({
   title: z.string().min(1).optional(),
   permission: Ruleset.optional(),
-  /** true archives the session (stamping time.archived), false restores it. */
-  archived: z.boolean().optional(),
+  /** true archives the session (stamping time.archived with now, or with the time given), false restores it. */
+  archived: z.union([z.boolean(), z.number().int().nonnegative()]).optional(),
+  metadata: Info.shape.metadata,
 })
 export type UpdateInput = z.input<typeof UpdateInput>
 

@@ -48,7 +48,11 @@ export function createSessionService(deps: SessionDeps) {
 
   async function create(input: CreateInputType = {}): Promise<Info> {
     deps.assertOpen()
-    const { parentID, title, permission } = parseInput("session.create input", CreateInput, input)
+    const { parentID, title, permission, agent, model, metadata } = parseInput(
+      "session.create input",
+      CreateInput,
+      input,
+    )
     if (parentID !== undefined) await get(parentID)
     const now = Date.now()
     const info: Info = {
@@ -60,6 +64,9 @@ export function createSessionService(deps: SessionDeps) {
       version: VERSION,
       time: { created: now, updated: now },
       ...(permission === undefined ? {} : { permission }),
+      ...(agent === undefined ? {} : { agent }),
+      ...(model === undefined ? {} : { model }),
+      ...(metadata === undefined ? {} : { metadata }),
       cost: 0,
       tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
     }
@@ -86,16 +93,18 @@ export function createSessionService(deps: SessionDeps) {
   }
 
   async function update(sessionID: string, patch: UpdateInputType): Promise<Info> {
-    const { title, permission, archived } = parseInput("session.update patch", UpdateInput, patch)
+    const { title, permission, archived, metadata } = parseInput("session.update patch", UpdateInput, patch)
     const current = await get(sessionID)
     const now = Date.now()
     const time = { ...current.time, updated: now }
     if (archived === true) time.archived = now
+    else if (typeof archived === "number") time.archived = archived
     if (archived === false) delete time.archived
     return save({
       ...current,
       ...(title === undefined ? {} : { title }),
       ...(permission === undefined ? {} : { permission }),
+      ...(metadata === undefined ? {} : { metadata }),
       time,
     })
   }
@@ -180,6 +189,9 @@ export function createSessionService(deps: SessionDeps) {
       version: VERSION,
       time: { created: now, updated: now },
       ...(original.permission === undefined ? {} : { permission: original.permission }),
+      ...(original.agent === undefined ? {} : { agent: original.agent }),
+      ...(original.model === undefined ? {} : { model: original.model }),
+      ...(original.metadata === undefined ? {} : { metadata: original.metadata }),
       ...totalsOf(kept),
     }
     const copied = copyMessages(kept, info.id, ids)
