@@ -1,6 +1,6 @@
-import { defineConfig } from "tsup"
+import { defineConfig, type Options } from "tsup"
 
-export default defineConfig({
+const library: Options = {
   entry: {
     index: "src/index.ts",
     "testing/index": "src/testing/index.ts",
@@ -13,9 +13,33 @@ export default defineConfig({
   format: ["esm", "cjs"],
   dts: false,
   sourcemap: false,
-  clean: true,
   target: "node20",
   shims: true,
   removeNodeProtocol: false,
   splitting: true,
-})
+  // dist/cli is the other build's
+  clean: ["!cli/**"],
+}
+
+// The `agentloop-sdk` command (package.json "bin"), ESM only. Its imports of the library's entry
+// points stay imports of the built entries beside it (dist/index.js...), so the CLI and the module
+// it serves share one copy of the library; the optional packages it loads are the user's.
+const cli: Options = {
+  entry: { bin: "src/cli/bin.ts" },
+  outDir: "dist/cli",
+  format: ["esm"],
+  sourcemap: false,
+  clean: true,
+  target: "node20",
+  removeNodeProtocol: false,
+  external: [
+    "../index.js",
+    "../server/index.js",
+    "../snapshot/git/index.js",
+    "../tools/index.js",
+    "tsx/esm/api",
+    /^@ai-sdk\//,
+  ],
+}
+
+export default defineConfig([library, cli])

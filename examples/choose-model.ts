@@ -22,8 +22,11 @@ export type ChosenModel = {
 export const SCRIPTED_LABEL =
   "scripted: a fake model plays the agent's turns, offline (set ANTHROPIC_API_KEY or OPENAI_API_KEY for a real one)"
 
-/** `script`: the scripted model's turns, or one turn played for every call. */
-export function chooseModel(script: Turn[] | (() => Turn)): ChosenModel {
+/**
+ * `script`: the scripted model's turns, or one turn played for every call; `fallback`: the turn
+ * played once the turns are used up.
+ */
+export function chooseModel(script: Turn[] | (() => Turn), fallback?: Turn): ChosenModel {
   const info: Provider.ModelInfo = {
     providerID: "demo",
     id: "demo",
@@ -57,6 +60,8 @@ export function chooseModel(script: Turn[] | (() => Turn)): ChosenModel {
     })
     return entry(provider(id), `${id} at ${env.AGENTLOOP_BASE_URL}`)
   }
-  const model = Array.isArray(script) ? scriptedModel(script) : scriptedModel([], { fallback: script() })
+  const model = Array.isArray(script)
+    ? scriptedModel(script, fallback ? { fallback } : {})
+    : scriptedModel([], { fallback: script() })
   return entry(model, SCRIPTED_LABEL)
 }

@@ -2,24 +2,31 @@ import { Hono } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { cors } from "hono/cors"
 import type { MiddlewareHandler } from "hono/types"
+import { openAPIRouteHandler } from "hono-openapi"
 import { NotFoundError } from "../error/not-found.js"
 import type { Runtime } from "../runtime.js"
+import { VERSION } from "../version.js"
 import { askRoutes } from "./ask-routes.js"
+import { catalogueRoutes } from "./catalogue-routes.js"
 import { chatHandler } from "./chat.js"
+import { emptyRoutes } from "./empty-routes.js"
 import { errorResponse } from "./error-status.js"
 import { PayloadTooLargeError, UnauthorizedError } from "./errors.js"
-import { eventRoute } from "./event-route.js"
+import { eventRoutes } from "./event-route.js"
 import { historyRoutes } from "./history-routes.js"
-import { openAPIDocument } from "./openapi.js"
+import { inputs } from "./inputs.js"
+import { checkLocation } from "./location.js"
 import { DEFAULT_BODY_LIMIT, DEFAULT_HEARTBEAT_MS, type ServerOptions } from "./options.js"
 import { promptRoutes } from "./prompt-routes.js"
-import { routes } from "./route-specs.js"
+import { documented } from "./route-doc.js"
 import { createServerEvents } from "./server-events.js"
 import { sessionRoutes } from "./session-routes.js"
+import { v2Routes } from "./v2-routes.js"
 
 /**
- * The runtime over HTTP: a hono app whose `fetch` serves the routes of docs/server.md. Serve it
- * with `serve(app)` on Node, or hand `app.fetch` to any server that speaks the fetch API.
+ * The runtime over HTTP, speaking OpenCode's server API (docs/server.md), so that OpenCode's SDK
+ * and terminal UI drive it: a hono app. Serve it with `serve(app)` on Node, or hand `app.fetch` to
+ * any server that speaks the fetch API.
  */
 export function createServer(runtime: Runtime, options: ServerOptions = {}): Hono {
   const app = new Hono()
@@ -27,16 +34,40 @@ export function createServer(runtime: Runtime, options: ServerOptions = {}): Hon
   if (options.cors) app.use(cors({ origin: options.cors.origin }))
   app.use(authorize(options.authorize))
   app.use(limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT))
+  app.use(checkLocation(runtime.directory))
 
   const events = createServerEvents()
   sessionRoutes(app, runtime)
   historyRoutes(app, runtime)
   promptRoutes(app, runtime, events)
   askRoutes(app, runtime)
+  catalogueRoutes(app, runtime)
+  emptyRoutes(app, runtime)
+  v2Routes(app, runtime)
+  eventRoutes(app, { runtime, events, heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS })
   const chat = chatHandler(runtime)
-  app.post(routes.chat.path, (c) => chat(c.req.raw, c.req.param("id")))
-  eventRoute(app, { runtime, events, heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS })
-  app.get(routes.doc.path, (c) => c.json(openAPIDocument()))
+  app.post(
+    "/session/:sessionID/chat",
+    documented({
+      operationId: "session.chat",
+      summary:
+        "Prompt with the last user message of an AI SDK useChat request; answers its UI message stream",
+      body: inputs.chat,
+    }),
+    (c) => chat(c.req.raw, c.req.param("sessionID")),
+  )
+  app.get(
+    "/doc",
+    openAPIRouteHandler(app, {
+      documentation: {
+        info: {
+          title: "agentloop",
+          version: VERSION,
+          description: "OpenCode's server API over an agentloop runtime",
+        },
+      },
+    }),
+  )
 
   app.notFound((c) => errorResponse(c, NotFoundError.of("Route", `${c.req.method} ${c.req.path}`)))
   app.onError((error, c) => errorResponse(c, error))

@@ -8,6 +8,7 @@ import { NotFoundError } from "../error/not-found.js"
 import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { UnknownModelError } from "../provider/errors.js"
 import { BusyError } from "../session/errors.js"
+import { ShellUnavailableError } from "../shell/errors.js"
 import { NotASubagentError } from "../task/errors.js"
 import { PayloadTooLargeError, UnauthorizedError } from "./errors.js"
 
@@ -21,6 +22,7 @@ export const errorStatus: Readonly<Record<string, ContentfulStatusCode>> = Objec
   [NotASubagentError.errorName]: 400,
   [UnknownAgentError.errorName]: 400,
   [UnknownModelError.errorName]: 400,
+  [ShellUnavailableError.errorName]: 400,
   [UnauthorizedError.errorName]: 401,
   [NotFoundError.errorName]: 404,
   [BusyError.errorName]: 409,

@@ -1,47 +1,85 @@
 import type { Hono } from "hono"
 import { type SSEStreamingApi, streamSSE } from "hono/streaming"
+import { z } from "zod"
 import type { Event } from "../bus/catalog.js"
 import type { Runtime } from "../runtime.js"
+import { inputs } from "./inputs.js"
 import { readQuery } from "./request-input.js"
-import { routes, schemas } from "./route-specs.js"
+import { documented } from "./route-doc.js"
 import type { ServerEvents } from "./server-events.js"
+import { toWireEvent, type WireEvent } from "./wire/event.js"
+import { PROJECT_ID } from "./wire/session.js"
 
 type StreamDeps = { runtime: Runtime; events: ServerEvents; heartbeatMs: number }
-type Outgoing = { type: string; properties: object }
+
+const WireEventSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  properties: z.record(z.string(), z.unknown()),
+})
 
 /**
  * `GET /event`: every event as `event: <type>` and `data: <the event as JSON>`, starting with
  * `server.connected` once the subscription is live, so a client knows from when it misses nothing.
+ * `GET /global/event`: the same events wrapped as OpenCode's terminal UI reads them,
+ * `{ directory, project, payload }`.
  */
-export function eventRoute(app: Hono, deps: StreamDeps): void {
-  app.get(routes.events.path, (c) => {
-    const { sessionID } = readQuery(c, "event query", schemas.events)
-    const signal = c.req.raw.signal
-    return streamSSE(c, (stream) => pipeEvents(stream, deps, { sessionID, signal }))
-  })
+export function eventRoutes(app: Hono, deps: StreamDeps): void {
+  app.get(
+    "/event",
+    documented({
+      operationId: "event.subscribe",
+      summary: "Server-sent events: every runtime event, or one session's",
+      query: inputs.events,
+      stream: { media: "text/event-stream", schema: WireEventSchema },
+    }),
+    (c) => {
+      const { sessionID } = readQuery(c, "event query", inputs.events)
+      const signal = c.req.raw.signal
+      return streamSSE(c, (stream) => pipeEvents(stream, deps, { sessionID, signal, wrap: (event) => event }))
+    },
+  )
+  const location = { directory: deps.runtime.directory, project: PROJECT_ID }
+  app.get(
+    "/global/event",
+    documented({
+      operationId: "global.event",
+      summary: "Server-sent events of every directory, each as { directory, project, payload }",
+      stream: {
+        media: "text/event-stream",
+        schema: z.object({ directory: z.string(), project: z.string(), payload: WireEventSchema }),
+      },
+    }),
+    (c) => {
+      const signal = c.req.raw.signal
+      const wrap = (payload: WireEvent) => ({ ...location, payload })
+      return streamSSE(c, (stream) => pipeEvents(stream, deps, { sessionID: undefined, signal, wrap }))
+    },
+  )
 }
 
 async function pipeEvents(
   stream: SSEStreamingApi,
   deps: StreamDeps,
-  request: { sessionID: string | undefined; signal: AbortSignal },
+  request: { sessionID: string | undefined; signal: AbortSignal; wrap: (event: WireEvent) => object },
 ): Promise<void> {
   // Whichever notices the disconnect first (the response stream or the request) ends it all.
   const stop = new AbortController()
   const abort = () => stop.abort()
   stream.onAbort(abort)
   request.signal.addEventListener("abort", abort, { once: true })
-  const { sessionID } = request
+  const { sessionID, wrap } = request
+  const send = (event: WireEvent) => stream.writeSSE({ event: event.type, data: JSON.stringify(wrap(event)) })
   const events = deps.runtime.events.stream({ sessionID, signal: stop.signal })[Symbol.asyncIterator]()
-  const unsubscribe = deps.events.subscribe((event) => {
-    if (sessionID === undefined || event.properties.sessionID === sessionID) void send(stream, event)
+  const unsubscribe = deps.events.subscribe((event: Event) => {
+    if (sessionID === undefined || event.properties.sessionID === sessionID) void send(toWireEvent(event))
   })
   // A comment keeps proxies from closing an idle stream; EventSource ignores it.
   const heartbeat = setInterval(() => void stream.write(": heartbeat\n\n"), deps.heartbeatMs)
   try {
-    await send(stream, { type: "server.connected", properties: {} })
+    await send(toWireEvent({ type: "server.connected", properties: {} }))
     for (let next = await events.next(); !next.done && !stop.signal.aborted; next = await events.next())
-      await send(stream, next.value)
+      await send(toWireEvent(next.value))
   } finally {
     clearInterval(heartbeat)
     unsubscribe()
@@ -49,8 +87,4 @@ async function pipeEvents(
     stop.abort()
     await events.return?.()
   }
-}
-
-function send(stream: SSEStreamingApi, event: Event | Outgoing): Promise<void> {
-  return stream.writeSSE({ event: event.type, data: JSON.stringify(event) })
 }

@@ -1,28 +1,112 @@
 import type { Hono } from "hono"
+import { z } from "zod"
+import { NotFoundError } from "../error/not-found.js"
 import type { Runtime } from "../runtime.js"
-import { readBody, readQuery, readSessionID } from "./request-input.js"
-import { routes, schemas } from "./route-specs.js"
+import { SnapshotUnavailableError } from "../snapshot/errors.js"
+import { inputs } from "./inputs.js"
+import { readBody, readID, readQuery, readSessionID } from "./request-input.js"
+import { documented } from "./route-doc.js"
+import { toWireDiff, WireFileDiff } from "./wire/diff.js"
+import { toWireMessage, WireWithParts } from "./wire/message.js"
+import { toWireSession, WireSession } from "./wire/session.js"
+import { toWireTodo, WireTodo } from "./wire/todo.js"
 
 /** What a session holds and did: messages, revert and unrevert, diffs, to-dos, usage. */
 export function historyRoutes(app: Hono, runtime: Runtime): void {
-  app.get(routes.messages.path, async (c) => {
-    const id = readSessionID(c)
-    const query = readQuery(c, "session.messages query", schemas.messages)
-    return c.json(await runtime.session.messages(id, query))
-  })
-  app.post(routes.revert.path, async (c) => {
-    const id = readSessionID(c)
-    const input = await readBody(c, "session.revert input", schemas.revert)
-    return c.json(await runtime.session.revert({ ...input, sessionID: id }))
-  })
-  app.post(routes.unrevert.path, async (c) =>
-    c.json(await runtime.session.unrevert({ sessionID: readSessionID(c) })),
+  app.get(
+    "/session/:sessionID/message",
+    documented({
+      operationId: "session.messages",
+      summary: "The session's messages with their parts, oldest first",
+      query: inputs.messages,
+      response: z.array(WireWithParts),
+    }),
+    async (c) => {
+      const id = readSessionID(c)
+      const { limit, before } = readQuery(c, "session.messages query", inputs.messages)
+      // OpenCode's paging: the newest `limit` before the cursor, and the cursor of the page before in a header.
+      // Without a cursor, one more than the page tells whether there is a page before it.
+      const all = await runtime.session.messages(
+        id,
+        before === undefined && limit ? { limit: limit + 1 } : {},
+      )
+      const older = before === undefined ? all : all.filter((message) => message.info.id < before)
+      const page = limit === undefined ? older : older.slice(-limit)
+      if (page.length < older.length && page[0]) c.header("x-next-cursor", page[0].info.id)
+      return c.json(page.map(toWireMessage))
+    },
   )
-  app.get(routes.diff.path, async (c) => {
-    const id = readSessionID(c)
-    const query = readQuery(c, "session.diff query", schemas.diff)
-    return c.json(await runtime.session.diff({ ...query, sessionID: id }))
-  })
-  app.get(routes.todos.path, async (c) => c.json(await runtime.session.todos(readSessionID(c))))
-  app.get(routes.usage.path, async (c) => c.json(await runtime.session.usage(readSessionID(c))))
+  app.get(
+    "/session/:sessionID/message/:messageID",
+    documented({
+      operationId: "session.message",
+      summary: "One message with its parts",
+      response: WireWithParts,
+    }),
+    async (c) => {
+      const id = readSessionID(c)
+      const messageID = readID(c, "messageID", "message")
+      const message = (await runtime.session.messages(id)).find(
+        (candidate) => candidate.info.id === messageID,
+      )
+      if (!message) throw NotFoundError.of("Message", messageID)
+      return c.json(toWireMessage(message))
+    },
+  )
+  app.post(
+    "/session/:sessionID/revert",
+    documented({
+      operationId: "session.revert",
+      summary: "Put files and history back to before a message",
+      body: inputs.revert,
+      response: WireSession,
+    }),
+    async (c) => {
+      const id = readSessionID(c)
+      const input = await readBody(c, "session.revert input", inputs.revert)
+      return c.json(toWireSession(await runtime.session.revert({ ...input, sessionID: id })))
+    },
+  )
+  app.post(
+    "/session/:sessionID/unrevert",
+    documented({ operationId: "session.unrevert", summary: "Undo the revert", response: WireSession }),
+    async (c) => c.json(toWireSession(await runtime.session.unrevert({ sessionID: readSessionID(c) }))),
+  )
+  app.get(
+    "/session/:sessionID/diff",
+    documented({
+      operationId: "session.diff",
+      summary: "What the session (or one message's turn) changed",
+      query: inputs.diff,
+      response: z.array(WireFileDiff),
+    }),
+    async (c) => {
+      const id = readSessionID(c)
+      const query = readQuery(c, "session.diff query", inputs.diff)
+      const diffs = await runtime.session.diff({ ...query, sessionID: id }).catch((error: unknown) => {
+        // Clients ask every session for its diff; without a Snapshot nothing is recorded, so nothing changed that it knows of.
+        if (SnapshotUnavailableError.isInstance(error)) return []
+        throw error
+      })
+      return c.json(diffs.map(toWireDiff))
+    },
+  )
+  app.get(
+    "/session/:sessionID/todo",
+    documented({
+      operationId: "session.todo",
+      summary: "The session's to-do list",
+      response: z.array(WireTodo),
+    }),
+    async (c) => c.json((await runtime.session.todos(readSessionID(c))).map(toWireTodo)),
+  )
+  app.get(
+    "/session/:sessionID/usage",
+    documented({
+      operationId: "session.usage",
+      summary: "Cost and tokens of the session and its sub-sessions (agentloop's own route)",
+      response: z.record(z.string(), z.unknown()),
+    }),
+    async (c) => c.json(await runtime.session.usage(readSessionID(c))),
+  )
 }

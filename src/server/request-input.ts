@@ -3,6 +3,7 @@ import type { z } from "zod"
 import { InvalidInputError, parseInput } from "../error/invalid-input.js"
 import type { Kind } from "../id/identifier.js"
 import { parseID } from "../id/parse-id.js"
+import { LOCATION_KEYS } from "./location.js"
 
 /**
  * The request's JSON body checked against `schema`. An empty body counts as `{}`, so routes
@@ -18,9 +19,15 @@ export async function readBody<T extends z.ZodType>(
   return parseInput(what, schema, text.trim() === "" ? {} : parseJSON(text))
 }
 
-/** The query string checked against `schema` (repeated keys keep their last value). */
+/**
+ * The query string checked against `schema` (repeated keys keep their last value), without the
+ * location keys every route takes (checked by `checkLocation`).
+ */
 export function readQuery<T extends z.ZodType>(c: Context, what: string, schema: T): z.output<T> {
-  return parseInput(what, schema, c.req.query())
+  const query = Object.fromEntries(
+    Object.entries(c.req.query()).filter(([key]) => !LOCATION_KEYS.includes(key)),
+  )
+  return parseInput(what, schema, query)
 }
 
 /** A path parameter that must be an ID of this kind; a malformed one is a 400 naming `field`. */
@@ -28,9 +35,9 @@ export function readID(c: Context, param: string, kind: Kind, field = param): st
   return parseID(field, kind, c.req.param(param))
 }
 
-/** The `:id` of a session route. */
+/** The `:sessionID` of a session route. */
 export function readSessionID(c: Context): string {
-  return readID(c, "id", "session", "sessionID")
+  return readID(c, "sessionID", "session")
 }
 
 function parseJSON(text: string): unknown {

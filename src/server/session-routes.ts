@@ -1,26 +1,130 @@
 import type { Hono } from "hono"
+import { z } from "zod"
 import type { Runtime } from "../runtime.js"
-import { readBody, readQuery, readSessionID as sessionID } from "./request-input.js"
-import { routes, schemas } from "./route-specs.js"
+import type { Info } from "../session/info.js"
+import { Status } from "../session/status.js"
+import { inputs } from "./inputs.js"
+import { readBody, readQuery, readSessionID } from "./request-input.js"
+import { documented } from "./route-doc.js"
+import { toWireSession, WireSession } from "./wire/session.js"
 
-/** Create, list, read, change and delete sessions. */
+const Sessions = z.array(WireSession)
+
+/** Create, list, read, change, fork and delete sessions; which of them are running. */
 export function sessionRoutes(app: Hono, runtime: Runtime): void {
-  app.post(routes.createSession.path, async (c) => {
-    const input = await readBody(c, "session.create input", schemas.createSession)
-    return c.json(await runtime.session.create(input))
-  })
-  app.get(routes.listSessions.path, async (c) => {
-    return c.json(await runtime.session.list(readQuery(c, "session.list query", schemas.listSessions)))
-  })
-  app.get(routes.getSession.path, async (c) => c.json(await runtime.session.get(sessionID(c))))
-  app.patch(routes.updateSession.path, async (c) => {
-    const id = sessionID(c)
-    const patch = await readBody(c, "session.update input", schemas.updateSession)
-    return c.json(await runtime.session.update(id, patch))
-  })
-  app.delete(routes.deleteSession.path, async (c) => {
-    await runtime.session.remove(sessionID(c))
-    return c.body(null, 204)
-  })
-  app.get(routes.children.path, async (c) => c.json(await runtime.session.children(sessionID(c))))
+  const one = (info: Info) => toWireSession(info)
+  const many = (infos: Info[]) => infos.map(toWireSession)
+  app.post(
+    "/session",
+    documented({
+      operationId: "session.create",
+      summary: "Create a session",
+      body: inputs.createSession,
+      response: WireSession,
+    }),
+    async (c) => {
+      const {
+        model,
+        workspaceID: _,
+        ...input
+      } = await readBody(c, "session.create input", inputs.createSession)
+      const ref = model && { providerID: model.providerID, modelID: model.id }
+      return c.json(one(await runtime.session.create({ ...input, ...(ref ? { model: ref } : {}) })))
+    },
+  )
+  app.get(
+    "/session",
+    documented({
+      operationId: "session.list",
+      summary: "List sessions, newest first",
+      query: inputs.listSessions,
+      response: Sessions,
+    }),
+    async (c) =>
+      c.json(many(await listSessions(runtime, readQuery(c, "session.list query", inputs.listSessions)))),
+  )
+  app.get(
+    "/session/status",
+    documented({
+      operationId: "session.status",
+      summary: "The sessions running or retrying now, by ID (idle ones are absent)",
+      response: z.record(z.string(), Status),
+    }),
+    (c) => c.json(runtime.session.statuses()),
+  )
+  app.get(
+    "/session/:sessionID",
+    documented({ operationId: "session.get", summary: "Get a session", response: WireSession }),
+    async (c) => c.json(one(await runtime.session.get(readSessionID(c)))),
+  )
+  app.patch(
+    "/session/:sessionID",
+    documented({
+      operationId: "session.update",
+      summary: "Rename, archive or set rules",
+      body: inputs.updateSession,
+      response: WireSession,
+    }),
+    async (c) => {
+      const id = readSessionID(c)
+      const { time, archived, ...patch } = await readBody(c, "session.update input", inputs.updateSession)
+      const stamp = time?.archived
+      const archive = archived ?? (stamp === undefined ? undefined : stamp > 0 ? stamp : false)
+      const update = { ...patch, ...(archive === undefined ? {} : { archived: archive }) }
+      return c.json(one(await runtime.session.update(id, update)))
+    },
+  )
+  app.delete(
+    "/session/:sessionID",
+    documented({
+      operationId: "session.delete",
+      summary: "Delete a session and its children",
+      response: z.boolean(),
+    }),
+    async (c) => {
+      await runtime.session.remove(readSessionID(c))
+      return c.json(true)
+    },
+  )
+  app.get(
+    "/session/:sessionID/children",
+    documented({
+      operationId: "session.children",
+      summary: "The session's child sessions",
+      response: Sessions,
+    }),
+    async (c) => c.json(many(await runtime.session.children(readSessionID(c)))),
+  )
+  app.post(
+    "/session/:sessionID/fork",
+    documented({
+      operationId: "session.fork",
+      summary: "Copy a session, up to a message",
+      body: inputs.fork,
+      response: WireSession,
+    }),
+    async (c) => {
+      const sessionID = readSessionID(c)
+      const { messageID } = await readBody(c, "session.fork input", inputs.fork)
+      return c.json(one(await runtime.session.fork({ sessionID, messageID })))
+    },
+  )
+}
+
+/**
+ * The library lists by parent and limit; OpenCode's clients also filter by time, title and roots.
+ * With a filter, the limit applies to what passes it.
+ */
+async function listSessions(runtime: Runtime, query: z.output<typeof inputs.listSessions>): Promise<Info[]> {
+  const { parentID, limit, start, search, roots } = query
+  const filtered = start !== undefined || search !== undefined || roots === true
+  if (!filtered) return runtime.session.list({ parentID, limit })
+  const needle = search?.toLowerCase()
+  const passing = (await runtime.session.list({ parentID })).filter(
+    (info) =>
+      (start === undefined || info.time.updated >= start) &&
+      (needle === undefined || info.title.toLowerCase().includes(needle)) &&
+      (roots !== true || info.parentID === undefined),
+  )
+  return limit === undefined ? passing : passing.slice(0, limit)
 }

@@ -98,6 +98,7 @@ const installed = install(packed.tarball, [
   "@ai-sdk/anthropic",
   "@ai-sdk/openai",
   "@ai-sdk/mcp",
+  "@opencode-ai/sdk",
   "@types/pg",
   "vitest",
 ])

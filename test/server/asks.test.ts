@@ -67,7 +67,7 @@ describe("permission routes", () => {
     expect((await call("GET", "/permission")).body).toEqual([request])
     const idle = nextEvent(runtime, (event) => event.type === "session.idle")
     const reply = await call("POST", `/permission/${request.id}/reply`, { reply: "once", sessionID })
-    expect(reply).toMatchObject({ status: 204, body: undefined })
+    expect(reply).toMatchObject({ status: 200, body: true })
     await idle
     expect(await toolOutput(context, sessionID)).toMatchObject({
       status: "completed",
@@ -80,7 +80,10 @@ describe("permission routes", () => {
     const context = await waitingOnPermission()
     const idle = nextEvent(context.runtime, (event) => event.type === "session.idle")
     const body = { reply: "reject", message: "deploy to staging instead" }
-    expect((await context.call("POST", `/permission/${context.request.id}/reply`, body)).status).toBe(204)
+    expect(await context.call("POST", `/permission/${context.request.id}/reply`, body)).toMatchObject({
+      status: 200,
+      body: true,
+    })
     await idle
     const state = await toolOutput(context, context.sessionID)
     expect(state).toMatchObject({ status: "error" })
@@ -115,7 +118,7 @@ describe("question routes", () => {
     expect((await call("GET", "/question")).body).toEqual([request])
     const idle = nextEvent(runtime, (event) => event.type === "session.idle")
     const reply = await call("POST", `/question/${request.id}/reply`, { answers: [["sqlite"]], sessionID })
-    expect(reply.status).toBe(204)
+    expect(reply).toMatchObject({ status: 200, body: true })
     await idle
     expect(await toolOutput(context, sessionID)).toMatchObject({ status: "completed" })
     expect(JSON.stringify(await toolOutput(context, sessionID))).toContain("sqlite")
@@ -125,7 +128,10 @@ describe("question routes", () => {
     const context = await waitingOnQuestion()
     const idle = nextEvent(context.runtime, (event) => event.type === "session.idle")
     const body = { sessionID: context.sessionID }
-    expect((await context.call("POST", `/question/${context.request.id}/reject`, body)).status).toBe(204)
+    expect(await context.call("POST", `/question/${context.request.id}/reject`, body)).toMatchObject({
+      status: 200,
+      body: true,
+    })
     await idle
     expect(await toolOutput(context, context.sessionID)).toMatchObject({ status: "error" })
     expect((await context.call("GET", "/question")).body).toEqual([])

@@ -1,16 +1,34 @@
 import { describe, expect, it } from "vitest"
-import { InvalidInputError, type Runtime } from "../../src/index.js"
+import { InvalidInputError, MemoryStorage, type Runtime, StorageError } from "../../src/index.js"
 import { toErrorBody } from "../../src/server/error-status.js"
 import { createServer } from "../../src/server/index.js"
-import { routes } from "../../src/server/route-specs.js"
-import { setup, text, unknownPermissionID, unknownQuestionID, unknownSessionID } from "./helpers.js"
+import {
+  servedRoutes,
+  setup,
+  text,
+  unknownMessageID,
+  unknownPermissionID,
+  unknownQuestionID,
+  unknownSessionID,
+} from "./helpers.js"
 
-/** A runtime that records every property read: a route that does any work reads one. */
+/**
+ * A runtime that records every property read: a route that does any work reads one. Building
+ * the routes reads the served directory and the catalogue, so those are plain values; the reads
+ * made while building are forgotten with `forget()`.
+ */
 function untouchable() {
   const touched: string[] = []
+  const plain: Record<string, unknown> = {
+    directory: "/tmp/project",
+    agents: {},
+    commands: {},
+    provider: undefined,
+  }
   const handler: ProxyHandler<object> = {
     get(_, key) {
       touched.push(String(key))
+      if (typeof key === "string" && key in plain) return plain[key]
       return new Proxy(() => {}, handler)
     },
     apply() {
@@ -18,20 +36,27 @@ function untouchable() {
       return new Proxy(() => {}, handler)
     },
   }
-  return { runtime: new Proxy({}, handler) as Runtime, touched }
+  return { runtime: new Proxy({}, handler) as Runtime, touched, forget: () => touched.splice(0) }
 }
 
-/** A request for every route, its parameters filled with well-formed IDs. */
-const everyRoute = Object.values(routes).map(({ method, path }) => ({
-  method: method.toUpperCase(),
-  path: path
-    .replace(":id", unknownSessionID)
-    .replace(":requestID", path.startsWith("/permission") ? unknownPermissionID : unknownQuestionID),
-}))
+/** A request for every route the app serves, its parameters filled with well-formed IDs. */
+function everyRoute(app: ReturnType<typeof createServer>) {
+  const values: Record<string, string> = {
+    sessionID: unknownSessionID,
+    messageID: unknownMessageID,
+    permissionID: unknownPermissionID,
+    projectID: "global",
+  }
+  return servedRoutes(app).map(({ method, path }) => {
+    const requestID = path.startsWith("/permission") ? unknownPermissionID : unknownQuestionID
+    const filled: Record<string, string> = { ...values, requestID }
+    return { method, path: path.replace(/:(\w+)/g, (_, name: string) => filled[name] ?? name) }
+  })
+}
 
 describe("options.authorize", () => {
   it("answers 401 on every route, /event and /doc included, before touching the runtime", async () => {
-    const { runtime, touched } = untouchable()
+    const { runtime, touched, forget } = untouchable()
     const seen: Request[] = []
     const app = createServer(runtime, {
       authorize: (request) => {
@@ -39,7 +64,11 @@ describe("options.authorize", () => {
         return false
       },
     })
-    for (const { method, path } of everyRoute) {
+    forget()
+    const routes = everyRoute(app)
+    expect(routes).toContainEqual({ method: "GET", path: "/event" })
+    expect(routes).toContainEqual({ method: "GET", path: "/doc" })
+    for (const { method, path } of routes) {
       const init =
         method === "GET" || method === "DELETE" ? { method } : { method, body: JSON.stringify(text("x")) }
       const response = await app.request(path, init)
@@ -49,7 +78,7 @@ describe("options.authorize", () => {
         data: { message: "The request is not authorized" },
       })
     }
-    expect(seen).toHaveLength(everyRoute.length)
+    expect(seen).toHaveLength(routes.length)
     expect(touched).toEqual([])
   })
 
@@ -151,12 +180,16 @@ describe("errors", () => {
   })
 
   it("answers a named error outside the table with 500, its name and its data", async () => {
-    const { app, newSession } = setup()
-    const id = await newSession()
-    const response = await app.request(`/session/${id}/diff`)
+    class BrokenStorage extends MemoryStorage {
+      override async listSessions(): Promise<never> {
+        throw new StorageError({ reason: "io", retryable: false, message: "disk gone" })
+      }
+    }
+    const { app } = setup({ storage: new BrokenStorage() })
+    const response = await app.request("/session")
     expect(response.status).toBe(500)
     const body = (await response.json()) as { name: string; data: object }
-    expect(body.name).toBe("SnapshotUnavailableError")
+    expect(body).toMatchObject({ name: "StorageError", data: { reason: "io", message: "disk gone" } })
     expect(JSON.stringify(body)).not.toContain("    at ")
   })
 })

@@ -1,3 +1,4 @@
+import type { Hono } from "hono"
 import type { Event, Runtime } from "../../src/index.js"
 import { createServer, type ServerOptions } from "../../src/server/index.js"
 import { createTestRuntime, type TestRuntimeOptions } from "../../src/testing/index.js"
@@ -38,6 +39,20 @@ export function setup(options: TestRuntimeOptions & { server?: ServerOptions } =
     return (body as { id: string }).id
   }
   return { ...context, app, call, newSession }
+}
+
+/**
+ * The routes an app serves, once each: hono lists a route once per handler (its OpenAPI
+ * description and the handler itself) and middleware as method "ALL".
+ */
+export function servedRoutes(app: Hono): { method: string; path: string }[] {
+  const keys = new Set(
+    app.routes.filter((route) => route.method !== "ALL").map((r) => `${r.method} ${r.path}`),
+  )
+  return [...keys].map((key) => {
+    const [method = "", path = ""] = key.split(" ")
+    return { method, path }
+  })
 }
 
 /** Resolves on the first event the predicate accepts (registered before the caller acts). */

@@ -90,17 +90,26 @@ describe("revert, unrevert and diff routes", () => {
     const all = await context.call("GET", `/session/${id}/diff`)
     expect(all).toMatchObject({ status: 200, body: [{ file: "a" }] })
     const turn = await context.call("GET", `/session/${id}/diff?messageID=${users[1]!.info.id}`)
-    expect(turn.body).toMatchObject([{ file: "a", before: "1", after: "2" }])
+    // As OpenCode sends a diff: a unified patch and a status instead of both texts.
+    expect(turn.body).toEqual([
+      {
+        file: "a",
+        status: "modified",
+        additions: 1,
+        deletions: 1,
+        patch: expect.stringMatching(/^-1$[\s\S]*^\+2$/m),
+      },
+    ])
     expect(JSON.stringify((await context.call("GET", `/session/${id}/diff?messageID=x`)).body)).toContain(
       '"path":"messageID"',
     )
     expect((await context.call("GET", `/session/${unknownSessionID}/diff`)).status).toBe(404)
   })
 
-  it("GET /diff without a Snapshot answers 500 with the named error", async () => {
+  it("GET /diff without a Snapshot answers no changes: nothing was recorded", async () => {
     const { call, newSession } = setup()
     const id = await newSession()
-    const answer = await call("GET", `/session/${id}/diff`)
-    expect(answer).toMatchObject({ status: 500, body: { name: "SnapshotUnavailableError" } })
+    expect(await call("GET", `/session/${id}/diff`)).toMatchObject({ status: 200, body: [] })
+    expect((await call("GET", `/session/${unknownSessionID}/diff`)).status).toBe(404)
   })
 })

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { Event } from "../../src/index.js"
 import { createServer, serve } from "../../src/server/index.js"
+import { toWireEvent } from "../../src/server/wire/event.js"
 import { createTestRuntime, say, scriptedModel } from "../../src/testing/index.js"
 import { eventually, sseReader, text } from "./helpers.js"
 
@@ -8,6 +9,13 @@ const SESSIONS = 20
 const CLIENTS = 50
 const PROMPTS = 200
 const watched = new Set(["message.updated", "message.part.updated"])
+
+/** An event as sent, less what the server stamps on each sending: its `id` and `properties.time`. */
+function unstamped(event: unknown) {
+  const { id: _, properties, ...rest } = event as { id: string; properties: Record<string, unknown> }
+  const { time: __, ...kept } = properties
+  return { ...rest, properties: kept }
+}
 
 describe("the server under load", () => {
   it(`${CLIENTS} SSE clients and ${PROMPTS} prompts to ${SESSIONS} sessions: no lost events, no leaked listeners`, async () => {
@@ -55,13 +63,16 @@ describe("the server under load", () => {
 
       for (const client of clients) {
         const expected = published.get(client.sessionID) ?? []
-        const received: unknown[] = []
+        const received: { id: string }[] = []
         if (expected.length > 0)
           await client.stream.until((message) => {
-            if (watched.has(message.event)) received.push(message.data)
+            if (watched.has(message.event)) received.push(message.data as { id: string })
             return received.length === expected.length
           })
-        expect(received).toEqual(JSON.parse(JSON.stringify(expected)))
+        expect(received.map(unstamped)).toEqual(
+          JSON.parse(JSON.stringify(expected.map((event) => unstamped(toWireEvent(event))))),
+        )
+        expect(new Set(received.map((event) => event.id)).size).toBe(received.length)
         client.controller.abort()
       }
       await eventually(() => runtime.events.listenerCount() === baseline)

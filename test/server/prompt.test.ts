@@ -81,6 +81,7 @@ describe("POST /session/:id/prompt_async", () => {
     expect((await call("POST", `/session/${id}/prompt_async`, text("hi"))).status).toBe(204)
     const seen = await events.until((message) => message.event === "session.error")
     expect(seen.at(-1)?.data).toEqual({
+      id: expect.stringMatching(/^evt_/),
       type: "session.error",
       properties: { sessionID: id, error: { name: "UnknownError", data: { message: "disk full" } } },
     })
@@ -110,18 +111,25 @@ describe("POST /session/:id/command", () => {
 })
 
 describe("POST /session/:id/abort", () => {
-  it("cancels the run: 204, and the answer ends as aborted", async () => {
+  it("cancels the run: true, and the answer ends as aborted", async () => {
     const { call, newSession, runtime } = setup({ turns: [[say.text("Thinking"), say.delay(600_000)]] })
     const id = await newSession()
     const started = nextEvent(runtime, (event) => event.type === "message.part.delta")
     const idle = nextEvent(runtime, idleOf(id))
     expect((await call("POST", `/session/${id}/prompt_async`, text("go"))).status).toBe(204)
     await started
-    expect((await call("POST", `/session/${id}/abort`)).status).toBe(204)
+    expect(await call("POST", `/session/${id}/abort`)).toMatchObject({ status: 200, body: true })
     await idle
     const last = (await runtime.session.messages(id)).at(-1)
     expect(last?.info).toMatchObject({ role: "assistant", error: { name: "AbortedError" } })
-    expect((await call("POST", `/session/${id}/abort`)).status).toBe(204)
+    // Over HTTP the error carries OpenCode's name, and the message its agent as `mode`.
+    const wire = (await call("GET", `/session/${id}/message`)).body as { info: object }[]
+    expect(wire.at(-1)?.info).toMatchObject({
+      role: "assistant",
+      mode: "build",
+      error: { name: "MessageAbortedError" },
+    })
+    expect(await call("POST", `/session/${id}/abort`)).toMatchObject({ status: 200, body: true })
     expect((await call("POST", `/session/${unknownSessionID}/abort`)).status).toBe(404)
   })
 })

@@ -90,7 +90,7 @@ function handlers(sessionID) {
         : setStatus(next.type),
     "session.idle": () => setStatus("idle"),
     // A stopped run already says so in its message; other failures get a line of their own.
-    "session.error": ({ error }) => error.name !== "AbortedError" && list.showError(error),
+    "session.error": ({ error }) => error.name !== "MessageAbortedError" && list.showError(error),
   }
 }
 

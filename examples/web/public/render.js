@@ -49,7 +49,7 @@ export function createMessageList(container) {
       note = el("div", { class: "message-error", "data-testid": "message-error" })
       entry.element.append(note)
     }
-    note.textContent = error.name === "AbortedError" ? "Stopped." : describeError(error)
+    note.textContent = error.name === "MessageAbortedError" ? "Stopped." : describeError(error)
   }
 
   function upsertPart(part) {

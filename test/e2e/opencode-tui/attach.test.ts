@@ -1,0 +1,168 @@
+// OpenCode's own terminal UI (`opencode attach <url>`, npm package opencode-ai) driving our
+// server in tmux, as a user would: a prompt, a bash permission approved in its dialog, a
+// question answered in its dialog, the answer on screen. The screens are kept as CI artifacts
+// (screens.ts). Without the binary or tmux the suite is skipped loudly, except in CI, where it
+// fails: .ci/run installs both.
+import { mkdtemp, rm } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type MessageV2, Permission } from "../../../src/index.js"
+import { createServer, type RunningServer, serve } from "../../../src/server/index.js"
+import { createTestRuntime, say, type TestRuntime, type Turn } from "../../../src/testing/index.js"
+import { codingPreset } from "../../../src/tools/index.js"
+import { findRequirements, INSTALL_HINT, tuiEnvironment, tuiLogDirectory } from "./opencode-tui.js"
+import { artifactDirectory, resetArtifacts, saveFailure, saveFinalScreen } from "./screens.js"
+import { startTmux, type Tmux } from "./tmux.js"
+
+const requirements = findRequirements()
+const inCI = Boolean(process.env.CI)
+if (requirements.missing && !inCI)
+  console.warn(`SKIPPED: opencode TUI e2e: ${requirements.missing}; ${INSTALL_HINT}`)
+
+/** Each screen is waited for this long at most; the first one longer, as the binary starts. */
+const WAIT_MS = 20_000
+const START_MS = 30_000
+
+const ANSWER = "All done: checked, Blue."
+
+/** What the scripted model does: run bash, ask a question, answer with both results. */
+const SCRIPT: Turn[] = [
+  [
+    say.text("Let me check."),
+    say.toolCall("bash", { command: "echo checked", description: "Print checked" }),
+  ],
+  [
+    say.toolCall("question", {
+      questions: [
+        {
+          question: "Which colour?",
+          header: "Colour",
+          options: [
+            { label: "Red", description: "The warm one" },
+            { label: "Blue", description: "The cool one" },
+          ],
+        },
+      ],
+    }),
+  ],
+  [say.text(ANSWER)],
+]
+
+const skipped = requirements.missing !== undefined && !inCI
+
+describe.skipIf(skipped)("OpenCode's terminal UI attached to our server", () => {
+  const artifacts = artifactDirectory()
+  const requests: string[] = []
+  const replies: { permission: string[]; question: string[][][] } = { permission: [], question: [] }
+  const idle: string[] = []
+  let directory: string
+  let home: string
+  let test: TestRuntime
+  let server: RunningServer | undefined
+  let tmux: Tmux | undefined
+
+  beforeAll(async () => {
+    await resetArtifacts(artifacts)
+    directory = await mkdtemp(join(tmpdir(), "agentloop-tui-project-"))
+    home = await mkdtemp(join(tmpdir(), "agentloop-tui-home-"))
+    test = createTestRuntime({
+      ...codingPreset({ directory }),
+      question: true,
+      // The real bash tool asks, so that the TUI shows its permission dialog.
+      permission: Permission.fromConfig({ bash: "ask" }),
+      turns: SCRIPT,
+    })
+    const { runtime } = test
+    runtime.events.on("permission.replied", (event) => void replies.permission.push(event.properties.reply))
+    runtime.events.on("question.replied", (event) => void replies.question.push(event.properties.answers))
+    runtime.events.on("session.idle", (event) => void idle.push(event.properties.sessionID))
+    const app = createServer(runtime)
+    // Every request and its status, for requests.txt when the test fails (a 404 ends the TUI).
+    server = await serve(
+      {
+        fetch: async (request) => {
+          const response = await app.fetch(request)
+          const url = new URL(request.url)
+          requests.push(`${request.method} ${url.pathname}${url.search} ${response.status}`)
+          return response
+        },
+      },
+      { port: 0 },
+    )
+  })
+
+  afterAll(async () => {
+    await tmux?.kill()
+    await server?.close()
+    await test?.runtime.close()
+    await Promise.all([directory, home].map((path) => path && rm(path, { recursive: true, force: true })))
+  })
+
+  it("runs a prompt: bash approved in the permission dialog, a question answered, the answer shown", async ({
+    onTestFailed,
+  }) => {
+    onTestFailed(async () => {
+      await saveFailure(artifacts, {
+        screens: tmux?.screens ?? [],
+        requests,
+        logDirectory: tuiLogDirectory(home),
+      })
+    })
+    if (requirements.bin === undefined)
+      throw new Error(`opencode TUI e2e cannot run in CI: ${requirements.missing}`)
+    tmux = await startTmux({
+      command: [requirements.bin, "attach", server!.url],
+      cwd: directory,
+      env: tuiEnvironment(home),
+      width: 160,
+      height: 45,
+    })
+
+    await tmux.waitForScreen(/Ask anything/, { what: "the prompt box", timeoutMs: START_MS })
+    await tmux.type("Check the colour")
+    await tmux.waitForScreen(/┃\s+Check the colour/, { what: "the typed prompt", timeoutMs: WAIT_MS })
+    await tmux.sendKeys("Enter")
+
+    // "Allow once" is the dialog's first choice, selected when it opens.
+    await tmux.waitForScreen((screen) => /Permission required/.test(screen) && /Allow once/.test(screen), {
+      what: "the permission dialog",
+      timeoutMs: WAIT_MS,
+    })
+    await tmux.sendKeys("Enter")
+
+    // A digit picks that option, and with a single question submits it.
+    await tmux.waitForScreen((screen) => /Which colour\?/.test(screen) && /2\. Blue/.test(screen), {
+      what: "the question dialog",
+      timeoutMs: WAIT_MS,
+    })
+    await tmux.sendKeys("2")
+
+    await tmux.waitForScreen((screen) => screen.includes(ANSWER), {
+      what: "the answer",
+      timeoutMs: WAIT_MS,
+    })
+    await saveFinalScreen(artifacts, tmux.screens)
+
+    const { runtime } = test
+    const [session, ...others] = await runtime.session.list()
+    expect(others).toEqual([])
+    await expect.poll(() => idle, { timeout: WAIT_MS }).toContain(session!.id)
+    test.verify()
+    expect(replies).toEqual({ permission: ["once"], question: [[["Blue"]]] })
+    const messages = await runtime.session.messages(session!.id)
+    const tools = messages
+      .flatMap((message) => message.parts)
+      .filter((part): part is MessageV2.ToolPart => part.type === "tool")
+    expect(tools.map((part) => [part.tool, part.state.status])).toEqual([
+      ["bash", "completed"],
+      ["question", "completed"],
+    ])
+    const bash = tools[0]!.state
+    expect(bash.status === "completed" && bash.output).toContain("checked")
+    const last = messages.at(-1)
+    expect(last?.info.role).toBe("assistant")
+    const texts = last?.parts.filter((part): part is MessageV2.TextPart => part.type === "text")
+    expect(texts?.map((part) => part.text)).toEqual([ANSWER])
+  }, 120_000)
+})
