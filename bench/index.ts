@@ -4,6 +4,7 @@ import { runLocksBench } from "./locks.js"
 import { runLoopBench } from "./loop.js"
 import { runProcessesBench } from "./processes.js"
 import { runProcessorBench } from "./processor.js"
+import { runSandboxBench } from "./sandbox.js"
 import { runSnapshotBench } from "./snapshot.js"
 import { runStartupBench } from "./startup.js"
 import { runStorageBench } from "./storage.js"
@@ -18,6 +19,7 @@ const benches = {
   snapshot: runSnapshotBench,
   processes: runProcessesBench,
   locks: runLocksBench,
+  sandbox: runSandboxBench,
 }
 // `npm run bench -- compaction` runs one; no argument runs all.
 const chosen = process.argv.slice(2)

@@ -22,10 +22,11 @@ const SERVER_PACKAGES = ["hono", "hono-openapi", "@hono/node-server"]
  * to it. A runtime the module made is closed with the server, as one the CLI made.
  */
 export async function startServing(command: ServeCommand, host: Host): Promise<Serving> {
-  const { runtime, label } = command.module
+  const { runtime, label, warning } = command.module
     ? {
         runtime: runtimeOf(await loadDefaultExport(command.module, host.cwd), command.module),
         label: command.module,
+        warning: undefined,
       }
     : await codingRuntime(host.cwd, host.env)
   const server = await listen(runtime, command).catch(async (error: unknown) => {
@@ -33,10 +34,7 @@ export async function startServing(command: ServeCommand, host: Host): Promise<S
     throw error
   })
   host.print(`Serving ${label} at ${server.url}`)
-  if (!command.module)
-    host.print(
-      "Warning: bash is not sandboxed: the agent's shell commands run as you, with your permissions.",
-    )
+  if (warning) host.print(warning)
   host.print(`Attach OpenCode's terminal UI: opencode attach ${server.url}`)
   if (command.credentials) host.print(passwordHint(command.credentials.username))
   return {

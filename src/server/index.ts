@@ -1,6 +1,7 @@
 /**
- * The HTTP server over a runtime (`createServer`, `serve`) and the AI SDK UI adapters
- * (`chatHandler`, `toUIMessageStream`). See docs/server.md and docs/ui.md.
+ * The HTTP server over a runtime, speaking OpenCode's server API so that OpenCode's SDK and
+ * terminal UI drive it (`createServer`, `serve`), and the AI SDK UI adapters (`chatHandler`,
+ * `toUIMessageStream`). See docs/server.md, docs/serve.md and docs/ui.md.
  *
  * @module agentloop-sdk/server
  */

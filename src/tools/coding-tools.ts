@@ -1,4 +1,6 @@
+import { InvalidInputError } from "../error/invalid-input.js"
 import type { Info } from "../tool/tool.js"
+import { sandboxOf } from "./bash/in-sandbox.js"
 import { bashTool } from "./bash/index.js"
 import { editTool } from "./edit.js"
 import { globTool } from "./glob.js"
@@ -10,11 +12,12 @@ import { GLOB_PACKAGES, requirePackages } from "./packages.js"
 import { createPathLock } from "./path-lock.js"
 import { readTool } from "./read.js"
 import { ripgrepProbe } from "./ripgrep.js"
+import { type SandboxOptions, sandboxOperations } from "./sandbox/index.js"
 import { writeTool } from "./write.js"
 
 /**
  * What `codingTools` and `codingPreset` take: the directory the tools work in, the operations
- * they act through, and the bash tool's default timeout. See docs/tools.md.
+ * they act through (or the sandbox they make), and the bash tool's settings. See docs/tools.md.
  */
 export type CodingToolsOptions = {
   /**
@@ -25,6 +28,18 @@ export type CodingToolsOptions = {
   directory?: string
   /** Where files are read and commands run. Default: this machine (`localOperations`). */
   operations?: Operations
+  /**
+   * Work in a sandbox: the tools act through `sandboxOperations({ directory, ...sandbox })`
+   * (`true`: its defaults). Throws SandboxUnavailableError when the sandbox cannot start, and
+   * InvalidInputError together with `operations`. See docs/sandbox.md.
+   */
+  sandbox?: true | Omit<SandboxOptions, "directory">
+  /**
+   * When the operations are a sandbox: "ask" (default) asks `bash` and `external_directory` as
+   * the rules say; "allow" runs what the rules leave to ask without asking (a denial still
+   * refuses). See `BashToolOptions.inSandbox`.
+   */
+  bashInSandbox?: "ask" | "allow"
   /** The bash tool's `timeoutMs`: how long a command may run when the model gives no timeout; default 2 minutes. */
   bash?: { timeoutMs?: number }
 }
@@ -34,13 +49,15 @@ export type CodingToolsOptions = {
  * edit, glob, grep, list and bash. Each asks its permission on every call; write and edit change
  * one file at a time (bash is not held back by them). Throws MissingPackageError when an
  * optional package they need is not installed: web-tree-sitter and tree-sitter-bash (bash), and
- * with the local operations, tinyglobby (glob, grep).
+ * with the local operations or the sandbox's, tinyglobby (glob, grep). With `sandbox`, throws
+ * SandboxUnavailableError when the sandbox cannot start.
  */
 export function codingTools(options: CodingToolsOptions = {}): Info[] {
   const directory = options.directory ?? process.cwd()
-  const operations = options.operations ?? localOperations
-  if (operations === localOperations)
-    requirePackages("the glob and grep tools with localOperations", GLOB_PACKAGES)
+  const operations = operationsOf(options, directory)
+  // The sandbox's glob is localOperations' own, confined.
+  if (operations === localOperations || sandboxOf(operations))
+    requirePackages("the glob and grep tools on this machine", GLOB_PACKAGES)
   // One lock for every session and sub-agent using these tools: write and edit of one file queue.
   const shared = { directory, operations, lock: createPathLock() }
   // Probed once for these tools, on the machine the operations reach, when grep first runs.
@@ -55,6 +72,16 @@ export function codingTools(options: CodingToolsOptions = {}): Info[] {
     bashTool({
       ...shared,
       ...(options.bash?.timeoutMs !== undefined ? { timeoutMs: options.bash.timeoutMs } : {}),
+      ...(options.bashInSandbox ? { inSandbox: options.bashInSandbox } : {}),
     }),
   ]
+}
+
+function operationsOf(options: CodingToolsOptions, directory: string): Operations {
+  if (!options.sandbox) return options.operations ?? localOperations
+  if (options.operations) {
+    const message = "Give either operations or sandbox: the sandbox makes its own operations"
+    throw new InvalidInputError({ message, issues: [{ path: "operations", message }] })
+  }
+  return sandboxOperations({ ...(options.sandbox === true ? {} : options.sandbox), directory })
 }

@@ -31,4 +31,12 @@ export type { DirectoryEntry, ExecOptions, ExecResult, FileStat, Operations } fr
 export { createPathLock, type PathLock } from "./path-lock.js"
 export type { PathOptions as FileToolOptions } from "./paths.js"
 export { readTool } from "./read.js"
+export {
+  type SandboxLimits,
+  type SandboxOperations,
+  type SandboxOptions,
+  SandboxPathError,
+  SandboxUnavailableError,
+  sandboxOperations,
+} from "./sandbox/index.js"
 export { writeTool } from "./write.js"

@@ -67,7 +67,7 @@ export const localOperations: Operations = {
  * resolved parent, and a link whose target is missing is followed by reading the link, so that
  * writing through it cannot land somewhere the caller did not see.
  */
-async function resolveLinks(file: string, links: number): Promise<string> {
+export async function resolveLinks(file: string, links: number): Promise<string> {
   try {
     return await fs.realpath(file)
   } catch (error) {

@@ -71,7 +71,11 @@ export async function resolveTarget(input: string, options: PathOptions): Promis
  * it is a directory) followed by `/*`, as OpenCode asks. So a rule `/etc/*` covers /etc, every
  * file under it, and reading or listing /etc itself.
  */
-export function externalPatterns(target: Target, kind: "file" | "directory", caseInsensitive: boolean) {
+export function externalPatterns(
+  target: Pick<Target, "outside">,
+  kind: "file" | "directory",
+  caseInsensitive: boolean,
+) {
   const globs = target.outside.map((absolute) => {
     const folder = slashes(kind === "directory" ? absolute : path.dirname(absolute))
     return folder.endsWith("/") ? `${folder}*` : `${folder}/*`
@@ -116,7 +120,8 @@ async function realpathOf(operations: Operations, file: string): Promise<string>
   }
 }
 
-function isWithin(file: string, directory: string): boolean {
+/** Whether `file` is `directory` or lies under it, as written (both absolute). */
+export function isWithin(file: string, directory: string): boolean {
   const rel = path.relative(directory, file)
   return rel === "" || (!rel.startsWith(`..${path.sep}`) && rel !== ".." && !path.isAbsolute(rel))
 }

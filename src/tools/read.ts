@@ -113,8 +113,11 @@ async function listing(
   const entries = await operations.list(target.real)
   const names = await Promise.all(
     entries.map(async (entry) => {
+      // A link the operations cannot follow (dangling, or out of a sandbox) is listed by its name.
       const linked =
-        entry.type === "symlink" ? await operations.stat(path.join(target.real, entry.name)) : undefined
+        entry.type === "symlink"
+          ? await operations.stat(path.join(target.real, entry.name)).catch(() => undefined)
+          : undefined
       const isDirectory = entry.type === "directory" || linked?.type === "directory"
       return isDirectory ? `${entry.name}/` : entry.name
     }),

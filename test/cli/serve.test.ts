@@ -3,12 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { sandboxUnavailable } from "../tools/sandbox-available.js"
 import { CliProcess, fixture, runningClis } from "./cli-process.js"
 
 const basic = (user: string, password: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
 })
 const directories: string[] = []
+// What the CLI finds on this machine: without bubblewrap it serves unsandboxed, and says why.
+const sandboxMissing = sandboxUnavailable() !== undefined
 
 afterAll(() => {
   for (const child of runningClis) child.kill("SIGKILL")
@@ -95,7 +98,7 @@ describe("agentloop-sdk serve <module>", () => {
 })
 
 describe("agentloop-sdk serve, without a module", () => {
-  it("serves the coding preset in the current directory with the model the environment names, and says bash is not sandboxed", async () => {
+  it("serves the coding preset in the current directory with the model the environment names, bash in the sandbox", async () => {
     const directory = mkdtempSync(join(tmpdir(), "agentloop-cli-"))
     directories.push(directory)
     const cli = new CliProcess(["serve", "--port", "0"], {
@@ -104,7 +107,25 @@ describe("agentloop-sdk serve, without a module", () => {
     })
     const url = await cli.url()
     expect(cli.stdout).toContain("gpt-5")
-    expect(cli.stdout).toMatch(/bash is not sandboxed/)
+    if (sandboxMissing) expect(cli.stdout).toMatch(/bash is not sandboxed: .* The sandbox cannot start: /)
+    else expect(cli.stdout).toMatch(/^Serving .* with bash in a sandbox .* at http/m)
+    expect((await fetch(`${url}/session`)).status).toBe(200)
+    cli.signal("SIGINT")
+    expect((await cli.exited()).code).toBe(0)
+  }, 30_000)
+
+  it("says why bash is not sandboxed when the sandbox cannot start, and serves all the same", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "agentloop-cli-"))
+    directories.push(directory)
+    const cli = new CliProcess(["serve", "--port", "0"], {
+      cwd: directory,
+      // No bwrap on this PATH.
+      env: { OPENAI_API_KEY: "sk-test-not-used", PATH: join(directory, "no-bin") },
+    })
+    const url = await cli.url()
+    expect(cli.stdout).toMatch(
+      /^Warning: bash is not sandboxed: .* run as you, .* The sandbox cannot start: bwrap is not installed.* Install bubblewrap: .*$/m,
+    )
     expect((await fetch(`${url}/session`)).status).toBe(200)
     cli.signal("SIGINT")
     expect((await cli.exited()).code).toBe(0)

@@ -7,6 +7,7 @@ import type { Operations } from "../operations.js"
 import { askToRun } from "./ask.js"
 import { bashDescription } from "./description.js"
 import { WorkdirError } from "./errors.js"
+import { type SandboxFacts, sandboxNote, sandboxOf } from "./in-sandbox.js"
 import { createOutputBuffer } from "./output-buffer.js"
 import { createShellParser } from "./parser.js"
 import { createProgress } from "./progress.js"
@@ -33,6 +34,13 @@ export type BashToolOptions = {
   outputDir?: string
   /** What `~` and `$HOME` stand for in path arguments; default the current user's home. */
   home?: string
+  /**
+   * When `operations` is a sandbox (`sandboxOperations`): "ask" (default) asks as the rules say,
+   * as anywhere; "allow" runs what the rules leave to ask (`bash` and `external_directory`)
+   * without asking, since the sandbox decides what the command can reach. What the rules deny
+   * is refused either way. Ignored for operations that are not a sandbox.
+   */
+  inSandbox?: "ask" | "allow"
 }
 
 const BashParameters = z.object({
@@ -60,6 +68,8 @@ export function bashTool(options: BashToolOptions): Info<typeof BashParameters> 
   const parser = createShellParser()
   const outputDir = options.outputDir ?? join(tmpdir(), `agentloop-bash-${randomBytes(6).toString("hex")}`)
   const home = options.home ?? homedir()
+  const sandbox = sandboxOf(options.operations)
+  const sandboxAllowed = sandbox !== undefined && options.inSandbox === "allow"
 
   return define("bash", {
     description: bashDescription({ defaultTimeoutMs, maxTimeoutMs: MAX_TIMEOUT_MS }),
@@ -69,9 +79,9 @@ export function bashTool(options: BashToolOptions): Info<typeof BashParameters> 
       const { operations, directory } = options
       if ((await operations.stat(workdir))?.type !== "directory") throw WorkdirError.notADirectory(workdir)
       const parse = await parser()
-      await askToRun(context, { ...args, directory, workdir, home, operations, parse })
+      await askToRun(context, { ...args, directory, workdir, home, operations, parse, sandboxAllowed })
       const timeoutMs = Math.min(args.timeout ?? defaultTimeoutMs, Math.max(MAX_TIMEOUT_MS, defaultTimeoutMs))
-      const saved = await run(options.operations, args, { workdir, timeoutMs, context, outputDir })
+      const saved = await run(operations, args, { workdir, timeoutMs, context, outputDir, sandbox })
       return { title: args.description, ...saved }
     },
   })
@@ -80,7 +90,7 @@ export function bashTool(options: BashToolOptions): Info<typeof BashParameters> 
 async function run(
   operations: Operations,
   args: BashParameters,
-  at: { workdir: string; timeoutMs: number; context: Context; outputDir: string },
+  at: { workdir: string; timeoutMs: number; context: Context; outputDir: string; sandbox?: SandboxFacts },
 ) {
   const { context, timeoutMs } = at
   const buffer = createOutputBuffer()
@@ -96,7 +106,8 @@ async function run(
     },
   })
   await progress.settled()
-  return report(buffer, { ...result, timeoutMs, description: args.description }, async (text) => {
+  const note = sandboxNote(at.sandbox, result)
+  return report(buffer, { ...result, timeoutMs, description: args.description, note }, async (text) => {
     const path = join(
       at.outputDir,
       `${context.callID.replace(/[^\w-]/g, "_")}-${randomBytes(4).toString("hex")}.txt`,

@@ -1,6 +1,13 @@
 import { resolve } from "node:path"
 import type { Operations } from "../operations.js"
-import { defaultCaseInsensitive, externalPatterns, type PathOptions, resolveTarget } from "../paths.js"
+import {
+  defaultCaseInsensitive,
+  externalPatterns,
+  isWithin,
+  type PathOptions,
+  resolveTarget,
+} from "../paths.js"
+import { SandboxPathError } from "../sandbox/errors.js"
 import type { Invocation } from "./invocations.js"
 import type { Word } from "./words.js"
 
@@ -49,10 +56,27 @@ export async function externalDirectories(
 }
 
 async function outsidePatterns(path: string, options: PathOptions): Promise<string[]> {
-  const target = await resolveTarget(path, options)
+  // A sandbox's port reaches nothing outside its paths, yet its commands see the system
+  // folders: what it refuses to resolve is asked for as written, and the sandbox decides.
+  const target = await resolveTarget(path, options).catch(unlessRefused)
+  if (!target) return asWritten(path, options.directory)
   if (target.inside) return []
-  const kind = (await options.operations.stat(target.real))?.type === "directory" ? "directory" : "file"
-  return externalPatterns(target, kind, defaultCaseInsensitive())
+  const stat = await options.operations.stat(target.real).catch(unlessRefused)
+  return externalPatterns(target, stat?.type === "directory" ? "directory" : "file", defaultCaseInsensitive())
+}
+
+function unlessRefused(error: unknown): undefined {
+  if (SandboxPathError.isInstance(error)) return undefined
+  throw error
+}
+
+/**
+ * The `external_directory` pattern of a path the port would not resolve: its folder, when it
+ * lies outside the directory as written (links in it are not followed).
+ */
+function asWritten(path: string, directory: string): string[] {
+  if (isWithin(path, resolve(directory))) return []
+  return externalPatterns({ outside: [path] }, "file", defaultCaseInsensitive())
 }
 
 /** The words of a path program that name paths: its operands, skipping options until `--`. */

@@ -11,11 +11,11 @@ export type Report = { output: string; metadata: Record<string, unknown> }
 
 /**
  * What the model reads after a command: the output (its end, when long, with the path of a file
- * holding all of it), then how it ended when that was not a plain success.
+ * holding all of it), then how it ended when that was not a plain success, and the `note`.
  */
 export async function report(
   buffer: OutputBuffer,
-  result: ExecResult & { timeoutMs: number; description: string },
+  result: ExecResult & { timeoutMs: number; description: string; note?: string | undefined },
   save: (text: string) => Promise<string>,
 ): Promise<Report> {
   const full = buffer.text()
@@ -25,8 +25,8 @@ export async function report(
   const parts: string[] = []
   if (shown.truncated) parts.push(truncationNote(shown.omittedLines, saved))
   parts.push(full === "" ? "(no output)" : shown.text)
-  const endings = ending(result)
-  if (endings) parts.push(endings)
+  const endings = [ending(result), result.note].filter((line) => line !== undefined)
+  if (endings.length > 0) parts.push(endings.join("\n"))
   return {
     output: parts.join("\n\n"),
     metadata: {

@@ -1,0 +1,92 @@
+import { spawnSync } from "node:child_process"
+import { accessSync, constants, statSync } from "node:fs"
+import * as path from "node:path"
+import { SandboxUnavailableError } from "./errors.js"
+
+const PROBE_TIMEOUT_MS = 10_000
+
+const INSTALL =
+  'Install bubblewrap: "apt-get install bubblewrap" (Debian, Ubuntu), "dnf install bubblewrap" (Fedora), ' +
+  '"pacman -S bubblewrap" (Arch), "apk add bubblewrap" (Alpine); or pass its path as the `bwrap` option.'
+
+const NAMESPACES =
+  "Allow unprivileged user namespaces: " +
+  '"sysctl -w kernel.unprivileged_userns_clone=1" (Debian before 11, older kernels); ' +
+  '"sysctl -w user.max_user_namespaces=15000" where it is 0 (RHEL, CentOS); ' +
+  'on Ubuntu 23.10 and later AppArmor restricts them: "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0", ' +
+  "or an AppArmor profile for bwrap that allows userns. In a container, its seccomp and AppArmor profiles must " +
+  "allow them too (Docker: --security-opt seccomp=unconfined --security-opt apparmor=unconfined)."
+
+const PLATFORM =
+  "The sandbox needs Linux (bubblewrap); macOS and Windows are not supported yet. Run the agent in a Linux VM or " +
+  "container, or choose to run unsandboxed with localOperations."
+
+// bwrap's words when the kernel, a sysctl, AppArmor or seccomp keeps it from making its namespaces.
+const NAMESPACE_FAILURE =
+  /new namespace|user namespace|uid map|gid map|setgroups|unshare|clone|loopback|RTM_NEWADDR|Operation not permitted/i
+
+/** Fails with reason "platform" anywhere but Linux. */
+export function requireLinux(platform: NodeJS.Platform): void {
+  if (platform !== "linux")
+    throw SandboxUnavailableError.of("platform", `this platform (${platform}) has no bubblewrap.`, PLATFORM)
+}
+
+/**
+ * The bwrap binary's absolute path: `bwrap` itself when it names a path, else the first match
+ * on the host's PATH. Found once, here: commands get a PATH of their own, which bwrap must not
+ * be looked up on.
+ */
+export function locateBwrap(bwrap: string, hostPath: string | undefined): string {
+  if (bwrap.includes("/")) return path.resolve(bwrap)
+  const found = (hostPath ?? "")
+    .split(":")
+    .filter(Boolean)
+    .map((folder) => path.resolve(folder, bwrap))
+    .find(isExecutableFile)
+  if (found === undefined) throw bwrapMissing(bwrap)
+  return found
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK)
+    return statSync(file).isFile()
+  } catch {
+    return false
+  }
+}
+
+/** The error for a bwrap binary that is not there. */
+export function bwrapMissing(bwrap: string): SandboxUnavailableError {
+  return SandboxUnavailableError.of("missing", `${bwrap} is not installed, or not on PATH.`, INSTALL)
+}
+
+/** The version `bwrap --version` reports; fails with what keeps it from running. */
+export function bwrapVersion(bwrap: string): string {
+  const output = runProbe(bwrap, ["--version"], {})
+  return /bubblewrap\s+(\S+)/.exec(output)?.[1] ?? "unknown"
+}
+
+/** Runs `args` (a sandbox running `true`) once; fails with what keeps the sandbox from starting. */
+export function trySandbox(bwrap: string, args: string[], env: Record<string, string>): void {
+  runProbe(bwrap, args, env)
+}
+
+function runProbe(bwrap: string, args: string[], env: Record<string, string>): string {
+  const result = spawnSync(bwrap, args, { env, encoding: "utf8", timeout: PROBE_TIMEOUT_MS, stdio: "pipe" })
+  if (result.error) {
+    const code = (result.error as NodeJS.ErrnoException).code
+    if (code === "ENOENT") throw bwrapMissing(bwrap)
+    throw SandboxUnavailableError.of("failed", `${bwrap} could not run: ${result.error.message}.`, INSTALL)
+  }
+  const output = `${result.stderr}${result.stdout}`.trim()
+  if (result.status === 0) return output
+  if (NAMESPACE_FAILURE.test(output))
+    throw SandboxUnavailableError.of("namespaces", `user namespaces are not available: ${output}`, NAMESPACES)
+  const ended = result.status === null ? `was killed (${result.signal})` : `exited with ${result.status}`
+  throw SandboxUnavailableError.of(
+    "failed",
+    `${bwrap} ${ended}: ${output || "(no output)"}`,
+    "Check that the sandbox's paths exist and are readable by this user.",
+  )
+}
