@@ -28,6 +28,7 @@ import {
 } from "../src/testing/index.js"
 import { Tool } from "../src/tool/index.js"
 import { type LLMServer, MODEL_ID, SCRIPT_HEADER, spawnLLMServer, TOOL_NAME } from "./llm-server.js"
+import { preparePiLoop } from "./pi-loop.js"
 import { median, printTable } from "./report.js"
 
 /**
@@ -37,7 +38,6 @@ import { median, printTable } from "./report.js"
 const STEPS = (process.env.BENCH_LOOP_STEPS ?? "10,200").split(",").map(Number)
 /** Rounds measured per step count, after one warm-up round at 10 steps; BENCH_RUNS overrides. */
 const runsFor = (steps: number) => Number(process.env.BENCH_RUNS ?? (steps <= 50 ? 15 : steps <= 200 ? 3 : 1))
-const TARGET = 1.3
 /**
  * How the models are reached: `scripted` (in-process `scriptedModel`: no prompt serialised, no SSE
  * parsed), `http` (`@ai-sdk/openai-compatible` against the mock LLM server of bench/llm-server.ts),
@@ -99,12 +99,13 @@ const specExecute: Record<string, (input: { n: number }) => Promise<string>> = {
   [TOOL]: async ({ n }) => output(n),
 }
 const SYSTEM = "You are an agent that reads records with the tools you are given."
+const PROMPT = "Read every record."
 
 /**
  * What a run recorded of the prompts the model received: the first and the last (the spec prompt on
  * a scripted model, the request body over HTTP).
  */
-type Probe = { calls: number; first?: unknown; last?: unknown }
+export type Probe = { calls: number; first?: unknown; last?: unknown }
 
 /**
  * `steps` turns of one tool call each (distinct inputs, so the doom-loop guard never fires),
@@ -128,17 +129,29 @@ function script(steps: number, probe: Probe, model: () => ScriptedModel): Turn[]
   return turns
 }
 
-type RunResult = { ms: number; firstBytes: number; lastBytes: number }
+/** A run's wall time and this process's CPU time over it (the mock server's is its own process's). */
+type Elapsed = { ms: number; cpuMs: number }
+export type RunResult = Elapsed & { firstBytes: number; lastBytes: number }
 
-function result(ms: number, steps: number, probe: Probe, variant: string): RunResult {
+/** Starts the clocks; the function returned reads both. */
+function clock(): () => Elapsed {
+  const wall = performance.now()
+  const cpu = process.cpuUsage()
+  return () => {
+    const used = process.cpuUsage(cpu)
+    return { ms: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 }
+  }
+}
+
+function result(elapsed: Elapsed, steps: number, probe: Probe, variant: string): RunResult {
   if (probe.calls !== steps + 1)
     throw new Error(`${variant}: ${probe.calls} model calls, expected ${steps + 1}`)
   const bytes = (sent: unknown) => (typeof sent === "string" ? sent : JSON.stringify(sent)).length
-  return { ms, firstBytes: bytes(probe.first), lastBytes: bytes(probe.last) }
+  return { ...elapsed, firstBytes: bytes(probe.first), lastBytes: bytes(probe.last) }
 }
 
 /** A fresh model for one run of `steps` steps, and what it records of the calls it gets. */
-type RunModel = { language: LanguageModelV3; probe: Probe }
+export type RunModel = { language: LanguageModelV3; probe: Probe }
 
 /** The scripted model: the steps as `Turn`s, played in this process. */
 function scripted(steps: number): RunModel {
@@ -152,11 +165,13 @@ function scripted(steps: number): RunModel {
  * The same steps from the mock LLM server, through `@ai-sdk/openai-compatible`: each call serialises
  * the prompt to JSON, posts it and parses the SSE reply. A fresh provider per run, as a fresh
  * scripted model is; the server knows the script from a header and the step from the body. The
- * `fetch` it is given counts the calls and keeps the first and last request bodies.
+ * `fetch` it is given counts the calls and keeps the first and last request bodies, and hands each
+ * body to `onBody` (the profile driver's request sizes).
  */
-function overHttp(steps: number, server: LLMServer): RunModel {
+export function overHttp(steps: number, server: LLMServer, onBody?: (body: unknown) => void): RunModel {
   const probe: Probe = { calls: 0 }
   const counting: typeof fetch = (input, init) => {
+    onBody?.(init?.body)
     if (probe.calls === 0) probe.first = init?.body
     if (probe.calls === steps) probe.last = init?.body
     probe.calls++
@@ -172,22 +187,26 @@ function overHttp(steps: number, server: LLMServer): RunModel {
   return { language: provider.chatModel(MODEL_ID), probe }
 }
 
-/** How each variant gets its model: scripted, or over HTTP from one server. */
-type Models = { transport: Transport; model: (steps: number) => RunModel }
+/**
+ * How each variant gets its model: scripted, or over HTTP from one server (which pi's loop, with
+ * its own provider, is pointed at too).
+ */
+export type Models =
+  | { transport: "scripted"; model: (steps: number) => RunModel }
+  | { transport: "http"; model: (steps: number) => RunModel; server: LLMServer }
 
 /** The AI SDK floor: `streamText` one step at a time, appending the response messages, until the model stops. */
 async function handWritten(steps: number, models: Models): Promise<RunResult> {
   const { language: model, probe } = models.model(steps)
-  const messages: ModelMessage[] = [{ role: "user", content: "Read every record." }]
-  const started = performance.now()
+  const messages: ModelMessage[] = [{ role: "user", content: PROMPT }]
+  const stop = clock()
   while (true) {
     const result = streamText({ model, messages, tools: plainTools })
     for await (const _part of result.fullStream);
     messages.push(...(await result.response).messages)
     if ((await result.finishReason) !== "tool-calls") break
   }
-  const ms = performance.now() - started
-  return result(ms, steps, probe, "hand-written")
+  return result(stop(), steps, probe, "hand-written")
 }
 
 /**
@@ -196,14 +215,14 @@ async function handWritten(steps: number, models: Models): Promise<RunResult> {
  * collects text and tool calls, appends the assistant message, runs the tools (`JSON.parse` of
  * the call's input, no schema validation) and appends their results, until the model stops.
  */
-async function direct(steps: number, models: Models): Promise<RunResult> {
+export async function direct(steps: number, models: Models): Promise<RunResult> {
   const { language: model, probe } = models.model(steps)
   const prompt: LanguageModelV3Prompt = [
     { role: "system", content: SYSTEM },
-    { role: "user", content: [{ type: "text", text: "Read every record." }] },
+    { role: "user", content: [{ type: "text", text: PROMPT }] },
   ]
   const abort = new AbortController()
-  const started = performance.now()
+  const stop = clock()
   while (true) {
     const { stream } = await model.doStream({ prompt, tools: specTools, abortSignal: abort.signal })
     const reader = stream.getReader()
@@ -256,16 +275,23 @@ async function direct(steps: number, models: Models): Promise<RunResult> {
     )
     prompt.push({ role: "tool", content: results })
   }
-  const ms = performance.now() - started
-  return result(ms, steps, probe, "direct")
+  return result(stop(), steps, probe, "direct")
 }
 
+/** Runs the timed part of a run: the profile driver (bench/loop-profile.ts) profiles it alone. */
+export type Around = <T>(measured: () => Promise<T>) => Promise<T>
+
 /**
- * The same steps through `runtime.session.prompt`, timing the prompt call alone. On a scripted
+ * The same steps through `runtime.session.prompt`, timing the prompt call alone (run by `around`). On a scripted
  * model the runtime is `createTestRuntime`'s; over HTTP it is `createRuntime` with a provider of
  * the one model the server serves.
  */
-async function agentloop(steps: number, storage: Storage, models: Models): Promise<RunResult> {
+export async function agentloop(
+  steps: number,
+  storage: Storage,
+  models: Models,
+  around: Around = (measured) => measured(),
+): Promise<RunResult> {
   const { language, probe } = models.model(steps)
   const options = { storage, tools: [lookup], agents: { build: { steps: steps + 5 } } }
   let runtime: Runtime
@@ -282,52 +308,76 @@ async function agentloop(steps: number, storage: Storage, models: Models): Promi
   try {
     // A title of its own, so that no title is generated: this measures the loop.
     const session = await runtime.session.create({ title: "Loop bench" })
-    const started = performance.now()
-    const answer = await runtime.session.prompt({
-      sessionID: session.id,
-      parts: [{ type: "text", text: "Read every record." }],
+    const { answer, elapsed } = await around(async () => {
+      const stop = clock()
+      const answer = await runtime.session.prompt({
+        sessionID: session.id,
+        parts: [{ type: "text", text: PROMPT }],
+      })
+      return { answer, elapsed: stop() }
     })
-    const ms = performance.now() - started
     const info = answer.info
     if (info.role !== "assistant" || info.finish !== "stop" || info.error)
       throw new Error(`agentloop ended with ${JSON.stringify(info)}`)
-    return result(ms, steps, probe, "agentloop-sdk")
+    return result(elapsed, steps, probe, "agentloop-sdk")
   } finally {
     await runtime.close()
   }
+}
+
+/** pi's `Agent` over its own OpenAI-compatible provider, on the same server and the same steps. */
+export async function pi(steps: number, server: LLMServer): Promise<RunResult> {
+  const { run, probe } = preparePiLoop(steps, server, {
+    system: SYSTEM,
+    prompt: PROMPT,
+    description: DESCRIPTION,
+    output,
+  })
+  const stop = clock()
+  await run()
+  return result(stop(), steps, probe, "pi-agent-core")
 }
 
 const perStep = (value: number) => value.toFixed(3)
 const times = (value: number) => `${value.toFixed(2)}x`
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)}`
 
-type Variant = "handWritten" | "direct" | "memory" | "sqlite"
-/** Times of one variant, and its ratios to each baseline of the same round. */
-type Series = { ms: number[]; ratios: number[]; directRatios: number[]; last: RunResult }
-type StepResult = { steps: number; runs: number } & Record<Variant, Series>
+type Variant = "handWritten" | "direct" | "pi" | "memory" | "sqlite"
+/** One variant's runs, in round order, and the last run's request sizes. */
+type Series = { runs: RunResult[] }
+type StepResult = { steps: number; rounds: number; variants: Variant[] } & Partial<Record<Variant, Series>>
 
-const VARIANTS: Variant[] = ["handWritten", "direct", "memory", "sqlite"]
+/** pi's loop runs over HTTP only: it speaks to a server through its own provider, not to a spec model. */
+const variantsOf = (models: Models): Variant[] =>
+  models.transport === "http"
+    ? ["handWritten", "direct", "pi", "memory", "sqlite"]
+    : ["handWritten", "direct", "memory", "sqlite"]
 
-let databases = 0
+/** Issue 32's goals, against the direct loop and pi measured in the same round. */
+const GOALS = { memoryOverDirect: 1.1, memoryOverPi: 1, sqliteOverDirect: 1.25 }
 
 /** One round: every variant once, a different one first in each round. */
 async function round(
   steps: number,
   index: number,
-  directory: string,
+  file: string,
   models: Models,
-): Promise<Record<Variant, RunResult>> {
-  const file = path.join(directory, `loop-${++databases}.sqlite`)
+): Promise<Partial<Record<Variant, RunResult>>> {
   const run: Record<Variant, () => Promise<RunResult>> = {
     handWritten: () => handWritten(steps, models),
     direct: () => direct(steps, models),
+    pi: () => {
+      if (models.transport !== "http") throw new Error("pi's loop runs over HTTP only")
+      return pi(steps, models.server)
+    },
     memory: () => agentloop(steps, new MemoryStorage(), models),
     sqlite: () => agentloop(steps, new SqliteStorage(file), models),
   }
   // So that no variant always runs on the heap another left behind.
-  const measured = {} as Record<Variant, RunResult>
-  for (let offset = 0; offset < VARIANTS.length; offset++) {
-    const variant = VARIANTS[(index + offset) % VARIANTS.length]!
+  const variants = variantsOf(models)
+  const measured: Partial<Record<Variant, RunResult>> = {}
+  for (let offset = 0; offset < variants.length; offset++) {
+    const variant = variants[(index + offset) % variants.length]!
     measured[variant] = await run[variant]()
   }
   for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(file + suffix, { force: true })
@@ -335,25 +385,14 @@ async function round(
 }
 
 async function measure(steps: number, directory: string, models: Models): Promise<StepResult> {
-  const runs = runsFor(steps)
-  const series = () => ({ ms: [], ratios: [], directRatios: [] }) as unknown as Series
-  const results: StepResult = {
-    steps,
-    runs,
-    handWritten: series(),
-    direct: series(),
-    memory: series(),
-    sqlite: series(),
-  }
-  for (let index = 0; index < runs; index++) {
-    const measured = await round(steps, index, directory, models)
-    for (const variant of VARIANTS) {
-      const target = results[variant]
-      target.last = measured[variant]
-      target.ms.push(measured[variant].ms)
-      target.ratios.push(measured[variant].ms / measured.handWritten.ms)
-      target.directRatios.push(measured[variant].ms / measured.direct.ms)
-    }
+  const rounds = runsFor(steps)
+  const variants = variantsOf(models)
+  const results: StepResult = { steps, rounds, variants }
+  for (const variant of variants) results[variant] = { runs: [] }
+  for (let index = 0; index < rounds; index++) {
+    const file = path.join(directory, `loop-${models.transport}-${steps}-${index}.sqlite`)
+    const measured = await round(steps, index, file, models)
+    for (const variant of variants) results[variant]!.runs.push(measured[variant]!)
   }
   return results
 }
@@ -368,10 +407,10 @@ export async function runLoopBench(): Promise<void> {
       else {
         const started = await spawnLLMServer()
         server = started
-        models = { transport, model: (steps) => overHttp(steps, started) }
+        models = { transport, model: (steps) => overHttp(steps, started), server: started }
       }
       console.log(introduction(transport))
-      await round(10, 0, directory, models)
+      await round(10, 0, path.join(directory, `warm-up-${transport}.sqlite`), models)
       const results: StepResult[] = []
       for (const steps of STEPS) results.push(await measure(steps, directory, models))
       report(transport, results)
@@ -394,127 +433,174 @@ function introduction(transport: Transport): string {
   return (
     `Loop over HTTP: ${steps}, from the mock LLM server (bench/llm-server.ts, a child process) through ` +
     "@ai-sdk/openai-compatible: every call serialises the prompt, posts it on a keep-alive connection " +
-    `and parses the SSE reply, and the server parses every body; ${common}`
+    "and parses the SSE reply, and the server parses every body. pi-agent-core's Agent runs the same " +
+    `steps through pi-ai's own OpenAI-compatible provider (the openai SDK) on the same server; ${common}`
   )
 }
 
+const NAMES: Record<Variant, string> = {
+  handWritten: "streamText loop",
+  direct: "direct loop",
+  pi: "pi-agent-core",
+  memory: "agentloop memory",
+  sqlite: "agentloop SQLite",
+}
+
+/** Per-round ratios of one variant's wall time to another's. */
+function ratios(result: StepResult, variant: Variant, baseline: Variant): number[] {
+  const over = result[baseline]!.runs
+  return result[variant]!.runs.map((run, index) => run.ms / over[index]!.ms)
+}
+const medianRatio = (result: StepResult, variant: Variant, baseline: Variant) =>
+  median(ratios(result, variant, baseline))
+const msPerStep = (result: StepResult, variant: Variant) =>
+  median(result[variant]!.runs.map((run) => run.ms)) / result.steps
+const cpuPerStep = (result: StepResult, variant: Variant) =>
+  median(result[variant]!.runs.map((run) => run.cpuMs)) / result.steps
+
 function report(transport: Transport, results: StepResult[]): void {
-  const msPerStep = (result: StepResult, variant: Variant) => median(result[variant].ms) / result.steps
+  timeTables(results)
+  goals(results)
+  spread(results)
+  history(transport, results)
+}
+
+/** Wall and CPU time per step of every variant. */
+function timeTables(results: StepResult[]): void {
+  const variants = results[0]!.variants
+  // Wall time per step with the ratio to the direct loop of the same round beside each.
+  const cell = (result: StepResult, variant: Variant) =>
+    variant === "direct" || variant === "handWritten"
+      ? perStep(msPerStep(result, variant))
+      : `${perStep(msPerStep(result, variant))} (${times(medianRatio(result, variant, "direct"))})`
+  console.log(
+    "Wall ms per step (median of rounds; in brackets the median per-round ratio to the direct loop):",
+  )
   printTable(
-    [
-      "steps",
-      "rounds",
-      "streamText loop ms/step",
-      "direct loop ms/step",
-      "memory ms/step",
-      "memory / streamText",
-      "memory / direct",
-      "sqlite ms/step",
-      "sqlite / streamText",
-      "sqlite / direct",
-      "target",
-    ],
+    ["steps", "rounds", ...variants.map((variant) => NAMES[variant])],
     results.map((result) => [
       result.steps.toLocaleString("en-US"),
-      String(result.runs),
-      perStep(msPerStep(result, "handWritten")),
-      perStep(msPerStep(result, "direct")),
-      perStep(msPerStep(result, "memory")),
-      times(median(result.memory.ratios)),
-      times(median(result.memory.directRatios)),
-      perStep(msPerStep(result, "sqlite")),
-      times(median(result.sqlite.ratios)),
-      times(median(result.sqlite.directRatios)),
-      `<= ${TARGET}x`,
+      String(result.rounds),
+      ...variants.map((variant) => cell(result, variant)),
     ]),
   )
-  const verdicts = results.map((result) => {
-    const memory = median(result.memory.ratios)
-    const sqlite = median(result.sqlite.ratios)
-    return `${result.steps} steps: memory ${memory <= TARGET ? "met" : "MISSED"}, sqlite ${sqlite <= TARGET ? "met" : "MISSED"}`
-  })
-  console.log(`\nTarget (within ${TARGET}x of the hand-written streamText loop): ${verdicts.join("; ")}`)
-  console.log(
-    `The direct loop against the streamText loop (median of rounds): ${results
-      .map((result) => `${result.steps} steps ${times(median(result.direct.ratios))}`)
-      .join("; ")}`,
+  console.log("\nCPU ms per step of this process (median of rounds; the server's work is not in it):")
+  printTable(
+    ["steps", ...variants.map((variant) => NAMES[variant])],
+    results.map((result) => [
+      result.steps.toLocaleString("en-US"),
+      ...variants.map((variant) => perStep(cpuPerStep(result, variant))),
+    ]),
   )
+}
 
-  // The direct loop costs next to nothing on a scripted model, so its ratios are large and swing
+/** Issue 32's goals against the median per-round ratios, and the time added per step. */
+function goals(results: StepResult[]): void {
+  const variants = results[0]!.variants
+  const withPi = variants.includes("pi")
+  const verdict = (ratio: number, goal: number) => `${times(ratio)} ${ratio <= goal ? "met" : "MISSED"}`
+  for (const result of results) {
+    const goals = [
+      `memory/direct ${verdict(medianRatio(result, "memory", "direct"), GOALS.memoryOverDirect)} (<= ${GOALS.memoryOverDirect}x)`,
+      ...(withPi
+        ? [
+            `memory/pi ${verdict(medianRatio(result, "memory", "pi"), GOALS.memoryOverPi)} (<= ${GOALS.memoryOverPi}x)`,
+          ]
+        : []),
+      `sqlite/direct ${verdict(medianRatio(result, "sqlite", "direct"), GOALS.sqliteOverDirect)} (<= ${GOALS.sqliteOverDirect}x)`,
+      `streamText/direct ${times(medianRatio(result, "handWritten", "direct"))}`,
+    ]
+    console.log(`\nGoals at ${result.steps} steps: ${goals.join("; ")}`)
+  }
+
+  // On a scripted model the direct loop costs next to nothing, so its ratios are large and swing
   // with it; the time added per step over it is the steadier figure.
-  const added = (result: StepResult, variant: Variant) =>
-    perStep(median(result[variant].ms.map((ms, index) => ms - result.direct.ms[index]!)) / result.steps)
+  const added = (result: StepResult, variant: Variant) => {
+    const direct = result.direct!.runs
+    return perStep(
+      median(result[variant]!.runs.map((run, index) => run.ms - direct[index]!.ms)) / result.steps,
+    )
+  }
+  const others = variants.filter((variant) => variant !== "direct" && variant !== "handWritten")
   console.log(
     `Added per step over the direct loop (median of the rounds' differences, ms): ${results
       .map(
         (result) =>
-          `${result.steps} steps memory ${added(result, "memory")}, sqlite ${added(result, "sqlite")}`,
+          `${result.steps} steps ${others.map((variant) => `${NAMES[variant]} ${added(result, variant)}`).join(", ")}`,
       )
       .join("; ")}\n`,
   )
+}
 
-  // Every round's ratio, in the order the rounds ran, then the spread.
-  const byRound = (ratios: number[]) =>
-    `${ratios.map((ratio) => ratio.toFixed(2)).join(" ")}  (${times(Math.min(...ratios))} to ${times(Math.max(...ratios))})`
+/** Every round's ratio, in the order the rounds ran, then their range. */
+function spread(results: StepResult[]): void {
+  const variants = results[0]!.variants
+  const others = variants.filter((variant) => variant !== "direct" && variant !== "handWritten")
+  const byRound = (values: number[]) =>
+    `${values.map((ratio) => ratio.toFixed(2)).join(" ")}  (${times(Math.min(...values))} to ${times(Math.max(...values))})`
+  const pairs: [Variant, Variant][] = [
+    ...others.map((variant): [Variant, Variant] => [variant, "direct"]),
+    ...(variants.includes("pi") ? [["memory", "pi"] as [Variant, Variant]] : []),
+    ["handWritten", "direct"],
+  ]
   for (const result of results) {
     console.log(`Ratios by round, ${result.steps} steps:`)
-    console.log(`  memory / streamText  ${byRound(result.memory.ratios)}`)
-    console.log(`  memory / direct      ${byRound(result.memory.directRatios)}`)
-    console.log(`  sqlite / streamText  ${byRound(result.sqlite.ratios)}`)
-    console.log(`  sqlite / direct      ${byRound(result.sqlite.directRatios)}`)
-    console.log(`  direct / streamText  ${byRound(result.direct.ratios)}`)
+    for (const [variant, baseline] of pairs)
+      console.log(
+        `  ${`${NAMES[variant]} / ${NAMES[baseline]}`.padEnd(34)} ${byRound(ratios(result, variant, baseline))}`,
+      )
   }
   console.log()
+}
 
-  // The prompt grows by the same amount at every step, so the mean prompt of a run is the mean of
-  // its first and last. Time per KB of prompt that stays flat or falls as N grows means the per-step
-  // cost grows no faster than the history sent to the model.
+/**
+ * The prompt grows by the same amount at every step, so the mean prompt of a run is the mean of
+ * its first and last. Time per KB of prompt that stays flat or falls as N grows means the per-step
+ * cost grows no faster than the history sent to the model.
+ */
+function history(transport: Transport, results: StepResult[]): void {
+  const variants = results[0]!.variants
+  // Both agentloop variants send the same requests.
+  const senders = variants.filter((variant) => variant !== "sqlite")
   console.log(
     transport === "scripted"
       ? "History sent to the model (prompt = the call's messages with the system prompt, as JSON):"
       : "History sent to the model (the request body as posted: JSON of the messages, system prompt and tools):",
   )
+  const last = (result: StepResult, variant: Variant) => result[variant]!.runs.at(-1)!
   const meanPrompt = (result: StepResult, variant: Variant) =>
-    (result[variant].last.firstBytes + result[variant].last.lastBytes) / 2
+    (last(result, variant).firstBytes + last(result, variant).lastBytes) / 2
   const perKB = (result: StepResult, variant: Variant) => {
     const sent = meanPrompt(result, variant) * (result.steps + 1)
-    return ((median(result[variant].ms) * 1000) / (sent / 1024)).toFixed(2)
+    return ((msPerStep(result, variant) * result.steps * 1000) / (sent / 1024)).toFixed(2)
   }
+  const sender = (variant: Variant) => (variant === "memory" ? "agentloop" : NAMES[variant])
   printTable(
     [
       "steps",
-      "streamText KB at last step",
-      "direct KB at last step",
-      "agentloop KB at last step",
-      "streamText µs per KB sent",
-      "direct µs per KB sent",
-      "memory µs per KB sent",
-      "sqlite µs per KB sent",
+      ...senders.map((variant) => `${sender(variant)} KB at last step`),
+      ...variants.map((variant) => `${NAMES[variant]} µs per KB sent`),
     ],
     results.map((result) => [
       result.steps.toLocaleString("en-US"),
-      kb(result.handWritten.last.lastBytes),
-      kb(result.direct.last.lastBytes),
-      kb(result.memory.last.lastBytes),
-      perKB(result, "handWritten"),
-      perKB(result, "direct"),
-      perKB(result, "memory"),
-      perKB(result, "sqlite"),
+      ...senders.map((variant) => kb(last(result, variant).lastBytes)),
+      ...variants.map((variant) => perKB(result, variant)),
     ]),
   )
   const first = results[0]!
-  const last = results.at(-1)!
+  const final = results.at(-1)!
   console.log(
-    `\nSent at the first step: streamText loop ${kb(first.handWritten.last.firstBytes)} KB, direct loop ` +
-      `${kb(first.direct.last.firstBytes)} KB, agentloop ${kb(first.memory.last.firstBytes)} KB ` +
-      "(agentloop's system prompt and built-in tools are the difference)",
+    `\nSent at the first step: ${senders
+      .map((variant) => `${sender(variant)} ${kb(last(first, variant).firstBytes)} KB`)
+      .join(", ")} (agentloop's system prompt is most of the difference)`,
   )
-  const growth = (variant: Variant) => times(msPerStep(last, variant) / msPerStep(first, variant))
-  const history = (variant: Variant) => times(meanPrompt(last, variant) / meanPrompt(first, variant))
+  const growth = (variant: Variant) => times(msPerStep(final, variant) / msPerStep(first, variant))
+  const grown = (variant: Variant) => times(meanPrompt(final, variant) / meanPrompt(first, variant))
   console.log(
-    `From ${first.steps} to ${last.steps} steps, ms/step grows ${growth("handWritten")} streamText loop, ` +
-      `${growth("direct")} direct loop, ${growth("memory")} memory, ${growth("sqlite")} sqlite; the mean ` +
-      `prompt per step grows ${history("handWritten")} streamText loop, ${history("direct")} direct loop, ` +
-      `${history("memory")} agentloop\n`,
+    `From ${first.steps} to ${final.steps} steps, ms/step grows ${variants
+      .map((variant) => `${growth(variant)} ${NAMES[variant]}`)
+      .join(", ")}; the mean prompt per step grows ${senders
+      .map((variant) => `${grown(variant)} ${sender(variant)}`)
+      .join(", ")}\n`,
   )
 }

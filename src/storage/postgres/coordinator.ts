@@ -3,7 +3,7 @@ import type pg from "pg"
 import type { Coordinator, CoordinatorMessage, Lease } from "../../coordination/port.js"
 import { createSerialQueue } from "../../util/serial-queue.js"
 import { createListener, type Listener } from "./listener.js"
-import { createOutbox, type Envelope, isDelta } from "./outbox.js"
+import { createOutbox, type Envelope, isDelta, ownPrefix } from "./outbox.js"
 import { createSessionLocks, isSessionLocked, type SessionLocks } from "./session-lock.js"
 
 /** How long an origin (a process) that sent nothing is remembered: twice the table's retention. */
@@ -19,6 +19,7 @@ const FORGET_ORIGIN_MS = 20 * 60_000
  */
 export class PostgresCoordinator implements Coordinator {
   readonly #origin = randomUUID()
+  readonly #ownPrefix = ownPrefix(this.#origin)
   readonly #pool: pg.Pool
   readonly #config: pg.ClientConfig
   readonly #schema: string
@@ -44,6 +45,8 @@ export class PostgresCoordinator implements Coordinator {
     config: pg.ClientConfig
     schema: string
     ready: () => Promise<void>
+    /** The name to prepare a statement under; by default none (each is parsed every time). */
+    name?: (statement: string) => string | undefined
   }) {
     this.#pool = options.pool
     this.#config = options.config
@@ -57,6 +60,7 @@ export class PostgresCoordinator implements Coordinator {
       origin: this.#origin,
       table: this.#table(),
       ready: options.ready,
+      name: options.name ?? (() => undefined),
     })
   }
 
@@ -107,6 +111,8 @@ export class PostgresCoordinator implements Coordinator {
   }
 
   #receive(payload: string): void {
+    // Our own, told by its start without parsing it (see envelopeText).
+    if (payload.startsWith(this.#ownPrefix)) return
     // In arrival order, also when a long batch must be fetched first. A payload that is not
     // ours (another program notifying on the channel) or a batch already deleted is skipped.
     void this.#receiving

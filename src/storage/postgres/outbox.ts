@@ -1,6 +1,7 @@
 import type pg from "pg"
 import type { CoordinatorMessage } from "../../coordination/port.js"
 import { createSerialQueue } from "../../util/serial-queue.js"
+import type { StatementName } from "./queries.js"
 
 /** NOTIFY payloads are capped at 8000 bytes; longer batches are read from the table. */
 const NOTIFY_LIMIT = 7_500
@@ -34,8 +35,10 @@ export function createOutbox(options: {
   origin: string
   table: string
   ready: () => Promise<void>
+  /** Names its statements when they are prepared (see statementNames). */
+  name: StatementName
 }) {
-  const { pool, channel, origin, table } = options
+  const { pool, channel, origin, table, name } = options
   const sending = createSerialQueue()
   let batch: { messages: CoordinatorMessage[]; sent: Promise<void> } | undefined
   let seq = 0
@@ -43,27 +46,40 @@ export function createOutbox(options: {
 
   async function send(messages: CoordinatorMessage[]): Promise<void> {
     await options.ready()
+    // The messages are encoded once: an envelope is their text inside its own, as
+    // JSON.stringify would write it (see envelopeText).
+    const encoded = JSON.stringify(messages)
     const kept = messages.filter((message) => !isDelta(message))
-    const plain = JSON.stringify({ origin, messages } satisfies Envelope)
-    if (kept.length === 0 && Buffer.byteLength(plain) <= NOTIFY_LIMIT) {
-      await pool.query("SELECT pg_notify($1, $2)", [channel, plain])
-      return
+    if (kept.length === 0) {
+      const plain = envelopeText(origin, undefined, encoded)
+      if (Buffer.byteLength(plain) <= NOTIFY_LIMIT) {
+        await pool.query({ name: name("notify"), text: "SELECT pg_notify($1, $2)", values: [channel, plain] })
+        return
+      }
     }
     const number = ++seq
-    const text = JSON.stringify({ origin, seq: number, messages } satisfies Envelope)
+    const text = envelopeText(origin, number, encoded)
     if (Buffer.byteLength(text) <= NOTIFY_LIMIT)
-      await pool.query(
-        `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $5))
+      await pool.query({
+        name: name("publish"),
+        text: `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $5))
          SELECT pg_notify($1, $2)`,
-        [channel, text, origin, number, JSON.stringify(kept)],
-      )
+        values: [
+          channel,
+          text,
+          origin,
+          number,
+          kept.length === messages.length ? encoded : JSON.stringify(kept),
+        ],
+      })
     else
-      await pool.query(
-        `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $2) RETURNING id)
+      await pool.query({
+        name: name("publish-ref"),
+        text: `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $2) RETURNING id)
          SELECT pg_notify($1, json_build_object('origin', $3::text, 'seq', $4::bigint, 'ref', id::text)::text)
          FROM stored`,
-        [channel, JSON.stringify(messages), origin, number],
-      )
+        values: [channel, encoded, origin, number],
+      })
     await cleanup()
   }
 
@@ -126,6 +142,21 @@ export function createOutbox(options: {
       }))
     },
   }
+}
+
+/**
+ * `JSON.stringify({ origin, seq, messages })` (an Envelope) from the messages' own JSON text.
+ * It starts with the origin, so a process tells its own notifications by their start (see
+ * ownPrefix) without parsing them.
+ */
+export function envelopeText(origin: string, seq: number | undefined, messages: string): string {
+  const numbered = seq === undefined ? "" : `,"seq":${seq}`
+  return `{"origin":${JSON.stringify(origin)}${numbered},"messages":${messages}}`
+}
+
+/** How an envelope `origin` sent with its messages inline starts. */
+export function ownPrefix(origin: string): string {
+  return `{"origin":${JSON.stringify(origin)},`
 }
 
 /** A streamed delta: never stored, so a process that misses it goes without (the part's update has the text). */

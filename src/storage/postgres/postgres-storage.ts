@@ -4,14 +4,7 @@ import { NotFoundError } from "../../error/not-found.js"
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
-import {
-  createWaits,
-  type Retrying,
-  type RetryPolicy,
-  retrying,
-  retryPolicy,
-  type StorageRetryOptions,
-} from "../retry.js"
+import { createWaits, type Retrying, retrying, retryPolicy } from "../retry.js"
 import { decodeValue, readJsonRow, requireString, rowStamp, validateWrites } from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { isTransient } from "../storage-error.js"
@@ -19,35 +12,13 @@ import { PostgresCoordinator } from "./coordinator.js"
 import { postgresFault } from "./faults.js"
 import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
 import { migrate } from "./migrations.js"
-import { type Query, queries } from "./queries.js"
+import { DEFAULT_RETRY, type PostgresStorageOptions } from "./options.js"
+import { createStatements, type Query, type Statements, statementNames } from "./queries.js"
+import { readMessages } from "./read-messages.js"
+import { CHUNK_WRITES, chunkedSteps, isReplayable, oneByOne, planBatch, type Step } from "./row-group.js"
 import { checkout, outcome, runTransaction } from "./transaction.js"
-import { applyWrite, explainFailure, isSingleStatement } from "./writes.js"
+import { applyStep, explainFailure, isForeignKeyViolation, type Writer } from "./writes.js"
 
-/**
- * The second argument of `new PostgresStorage(pool, options)`: the PostgreSQL schema of the
- * tables and how calls that lost their connection are retried. The constructor throws
- * InvalidInputError, naming the field, for a malformed option (a schema name outside
- * `[a-z_][a-z0-9_]*`, up to 41 characters).
- */
-export type PostgresStorageOptions = {
-  /**
-   * The PostgreSQL schema that holds the tables, created when missing; default "agentloop".
-   * Apps (or tests) sharing a database keep apart with a schema each.
-   */
-  schema?: string
-  /**
-   * How a call that lost its connection, or found the server restarting, is retried (on a new
-   * connection): `maxAttempts` retries after the first attempt, waits doubling from 50 ms up
-   * to `maxDelayMs`. Default `{ maxAttempts: 8, maxDelayMs: 2000 }`: about 6 s in all, which
-   * rides out a server restart.
-   */
-  retry?: StorageRetryOptions
-}
-
-export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, maxDelayMs: 2000, firstDelayMs: 50 }
-
-/** A row of a listing: 0 for a message, 1 for a part of `message_id`. */
-type ListedRow = { kind: number; message_id: string; id: string; stamp: string | null; data: string }
 type Row = { id: string; stamp: string | null; data: string }
 
 /**
@@ -66,8 +37,8 @@ export class PostgresStorage implements Storage {
   readonly coordinator: PostgresCoordinator
   readonly #pool: pg.Pool
   readonly #ownsPool: boolean
-  readonly #sql: Record<Query, string>
-  readonly #stamp = rowStamp()
+  readonly #statements: Statements
+  readonly #writer: Writer
   readonly #schema: string
   readonly #retrying: Retrying
   readonly #waits = createWaits()
@@ -95,13 +66,16 @@ export class PostgresStorage implements Storage {
     this.#pool = poolOrConfig instanceof pg.Pool ? poolOrConfig : new pg.Pool(poolOrConfig)
     // An idle client that errors (the server restarted) must not crash the process.
     if (this.#ownsPool) this.#pool.on("error", () => undefined)
-    this.#sql = queries(schema)
+    const prepare = options.prepare ?? true
+    this.#statements = createStatements(schema, prepare)
+    this.#writer = { statements: this.#statements, stamp: rowStamp() }
     const config = (this.#pool as unknown as { options: pg.ClientConfig }).options
     this.coordinator = new PostgresCoordinator({
       pool: this.#pool,
       config,
       schema,
       ready: () => this.#open(),
+      name: statementNames(schema, prepare),
     })
   }
 
@@ -121,7 +95,7 @@ export class PostgresStorage implements Storage {
 
   async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
     const args = [requireString("sessionID", sessionID), requireString("messageID", messageID)]
-    const [message] = this.#assemble(await this.#rows<ListedRow>("getMessage", args))
+    const [message] = await this.#listing("getMessage", args)
     if (message) return message
     await this.#requireSession(sessionID)
     return undefined
@@ -131,14 +105,14 @@ export class PostgresStorage implements Storage {
     requireString("sessionID", sessionID)
     // One statement, so one snapshot: a message is never read without parts a writer added with it.
     const limit = rowLimit(query.limit)
-    const rows =
+    const messages =
       limit === null
-        ? await this.#rows<ListedRow>("listMessages", [sessionID])
+        ? await this.#listing("listMessages", [sessionID])
         : limit === 0
           ? []
-          : await this.#rows<ListedRow>("listNewestMessages", [sessionID, limit])
-    if (rows.length === 0) await this.#requireSession(sessionID)
-    return this.#assemble(rows)
+          : await this.#listing("listNewestMessages", [sessionID, limit])
+    if (messages.length === 0) await this.#requireSession(sessionID)
+    return messages
   }
 
   async getValue(key: string): Promise<unknown> {
@@ -159,42 +133,45 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * A write that loses its connection runs again, exactly once in effect: a single put is an
-   * upsert, so applying it again changes nothing; a batch whose connection dropped before
-   * COMMIT went out did not land (the server rolls it back); and when it dropped while COMMIT
-   * was on its way, the server is asked whether that transaction committed (`txid_status`)
-   * before anything runs again. So a remove never runs twice and fails for its own success.
+   * A write that loses its connection runs again, exactly once in effect. Up to 256 puts (the
+   * writes of a live turn), none on the same row as another, are one statement, autocommit, each
+   * kind of row an upsert of many rows (docs/storage.md): applying it again changes nothing. Any
+   * other batch is a transaction: one whose connection dropped before COMMIT went out did not
+   * land (the server rolls it back); when it dropped while COMMIT was on its way, the server is
+   * asked whether that transaction committed (`txid_status`) before anything runs again. So a
+   * remove never runs twice and fails for its own success.
    */
   async write(writes: readonly StorageWrite[]): Promise<void> {
-    const valid = validateWrites(writes)
-    const writer = { sql: this.#sql, stamp: this.#stamp }
-    const explain = (error: unknown, write: StorageWrite | undefined) =>
-      explainFailure(
-        error,
-        write,
-        async (sessionID) => (await this.#query("hasSession", [sessionID])).length > 0,
-      )
-    // The hot path: a single put is one statement (autocommit), its checks the foreign keys';
-    // a live turn writes little else.
-    const [only] = valid
-    const single = valid.length === 1 && isSingleStatement(only!)
+    // A long batch is validated a chunk at a time, while the chunk before runs (chunkedSteps).
+    const long = Array.isArray(writes) && writes.length > CHUNK_WRITES
+    const valid = long ? undefined : validateWrites(writes)
+    const steps = valid && planBatch(valid)
     let inDoubt: string | undefined
+    const transaction = (batch: Iterable<Step>): Promise<void> =>
+      runTransaction(this.#pool, batch, {
+        apply: (client, step) => applyStep(client, this.#writer, step),
+        overlaps: (step) => "group" in step,
+        // A row of a group whose session or message is missing: the batch again, one write at
+        // a time, names it as the contract says.
+        failed: (error, step) =>
+          step && "group" in step && isForeignKeyViolation(error)
+            ? transaction(oneByOne(valid ?? validateWrites(writes)))
+            : this.#explain(error, step && "write" in step ? step.write : undefined),
+        committing: (xid) => {
+          inDoubt = xid
+        },
+      })
     await this.#retry(async () => {
       await this.#open()
       if (inDoubt !== undefined) {
         if ((await outcome(this.#pool, inDoubt)) === "committed") return
         inDoubt = undefined
       }
-      if (single) {
-        await applyWrite(this.#pool, writer, only!, 0).catch((error: unknown) => explain(error, only!))
-        return
-      }
-      await runTransaction(this.#pool, valid, {
-        apply: (client, write, index) => applyWrite(client, writer, write, index),
-        explain,
-        committing: (xid) => {
-          inDoubt = xid
-        },
+      if (!steps) return transaction(chunkedSteps(writes))
+      if (!isReplayable(steps)) return transaction(steps)
+      await applyStep(this.#pool, this.#writer, steps[0]!).catch((error: unknown) => {
+        if (!isForeignKeyViolation(error)) throw error
+        return transaction(oneByOne(valid!))
       })
     })
   }
@@ -211,26 +188,37 @@ export class PostgresStorage implements Storage {
     return this.#closing
   }
 
+  /** A failed write's error as the contract names it (see explainFailure). */
+  #explain(error: unknown, write: StorageWrite | undefined): Promise<never> {
+    return explainFailure(
+      error,
+      write,
+      async (sessionID) => (await this.#query("hasSession", [sessionID])).length > 0,
+    )
+  }
+
   async #requireSession(sessionID: string): Promise<void> {
     if ((await this.#rows("hasSession", [sessionID])).length === 0)
       throw NotFoundError.of("Session", sessionID)
   }
 
-  /** Messages with their parts from listing rows: each message's row first, then its parts. */
-  #assemble(rows: ListedRow[]): WithParts[] {
-    const messages: WithParts[] = []
-    for (const row of rows) {
-      if (row.kind === 0) messages.push({ info: this.#decode("message", row), parts: [] })
-      else if (messages.at(-1)?.info.id === row.message_id)
-        messages.at(-1)!.parts.push(this.#decode("part", row))
+  /** Messages with their parts, read by one of the listing statements (see readMessages). */
+  #listing(query: "getMessage" | "listMessages" | "listNewestMessages", args: unknown[]) {
+    const decode = {
+      message: (id: string, stamp: string | null, data: string) =>
+        this.#decode("message", { id, stamp, data }),
+      part: (id: string, stamp: string | null, data: string) => this.#decode("part", { id, stamp, data }),
     }
-    return messages
+    return this.#retry(async () => {
+      await this.#open()
+      return readMessages(this.#pool, this.#statements.of(query, args), decode)
+    })
   }
 
   /** A stored row, validated unless it carries this version's stamp, of either sign (see queries.ts). */
   #decode<K extends "session" | "message" | "part">(kind: K, row: Row) {
     const stamp = row.stamp === null ? undefined : Math.abs(Number(row.stamp))
-    return readJsonRow(kind, row.id, row.data, stamp === this.#stamp)
+    return readJsonRow(kind, row.id, row.data, stamp === this.#writer.stamp)
   }
 
   /** A read, run again on another connection while the connection fails (see `retry`). */
@@ -240,7 +228,7 @@ export class PostgresStorage implements Storage {
 
   async #query<T extends pg.QueryResultRow>(query: Query, args: unknown[]): Promise<T[]> {
     await this.#open()
-    return (await this.#pool.query<T>(this.#sql[query], args)).rows
+    return (await this.#pool.query<T>(this.#statements.of(query, args))).rows
   }
 
   #retry<T>(attempt: () => Promise<T>): Promise<T> {

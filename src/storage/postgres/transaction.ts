@@ -1,40 +1,66 @@
 import type pg from "pg"
-import type { StorageWrite } from "../port.js"
 import { StorageError } from "../storage-error.js"
 import { postgresFault } from "./faults.js"
 
-type Apply = (client: pg.PoolClient, write: StorageWrite, index: number) => Promise<void>
-/** Turns a failure into the error to throw, knowing which write (if any) it happened on. */
-type Explain = (error: unknown, write: StorageWrite | undefined) => Promise<never>
-
 /**
- * Runs a batch in one transaction on a connection of its own. `committing(xid)` is told the
- * transaction's ID just before COMMIT goes out: if the connection drops before the answer comes
- * back, nobody knows whether the batch landed, and `outcome(xid)` asks the server.
+ * Runs a batch's steps in one transaction on a connection of its own. `committing(xid)` is told
+ * the transaction's ID just before COMMIT goes out: if the connection drops before the answer
+ * comes back, nobody knows whether the batch landed, and `outcome(xid)` asks the server. When a
+ * step fails, the transaction is rolled back and `failed` decides what follows, knowing which
+ * step it was (undefined when it was BEGIN, COMMIT, or producing a step).
+ *
+ * Steps may be produced as they are needed (a long batch is validated and encoded a chunk at a
+ * time): while a step that `overlaps` runs on the server, the next one is produced, so the
+ * client's work and the server's go on at once. It is awaited before the next goes out.
  */
-export async function runTransaction(
+export async function runTransaction<Step>(
   pool: pg.Pool,
-  writes: readonly StorageWrite[],
-  steps: { apply: Apply; explain: Explain; committing: (xid: string) => void },
+  steps: Iterable<Step>,
+  handlers: {
+    apply: (client: pg.PoolClient, step: Step) => Promise<void>
+    overlaps: (step: Step) => boolean
+    failed: (error: unknown, step: Step | undefined) => Promise<void>
+    committing: (xid: string) => void
+  },
 ): Promise<void> {
   const { client, done } = await checkout(pool)
-  let failed: StorageWrite | undefined
+  let current: Step | undefined
+  let running: { step: Step; applied: Promise<void> } | undefined
+  const finish = async () => {
+    if (!running) return
+    current = running.step
+    const { applied } = running
+    running = undefined
+    await applied
+  }
   try {
     const [, started] = (await client.query("BEGIN; SELECT txid_current()::text AS xid")) as unknown as [
       unknown,
       pg.QueryResult<{ xid: string }>,
     ]
-    for (const [index, write] of writes.entries()) {
-      failed = write
-      await steps.apply(client, write, index)
+    const produced = steps[Symbol.iterator]()
+    for (let next = produced.next(); !next.done; next = produced.next()) {
+      await finish()
+      current = next.value
+      const applied = handlers.apply(client, next.value)
+      if (!handlers.overlaps(next.value)) await applied
+      else {
+        // Awaited by finish(); a failure meanwhile is not unhandled.
+        applied.catch(() => undefined)
+        running = { step: next.value, applied }
+      }
+      current = undefined
     }
-    failed = undefined
-    steps.committing(started.rows[0]!.xid)
+    await finish()
+    current = undefined
+    handlers.committing(started.rows[0]!.xid)
     await client.query("COMMIT")
   } catch (error) {
+    // A statement still on its way ends before the rollback, or before the connection goes back.
+    await running?.applied.catch(() => undefined)
     if (postgresFault(error)?.reason !== "connection") await client.query("ROLLBACK").catch(() => undefined)
     done(error)
-    return steps.explain(error, failed)
+    return handlers.failed(error, current)
   }
   done()
 }

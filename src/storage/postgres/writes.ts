@@ -3,31 +3,33 @@ import { NotFoundError } from "../../error/not-found.js"
 import type { StorageWrite } from "../port.js"
 import { refuseParentCycle } from "../rows.js"
 import { encodeKey } from "./keys.js"
-import type { Query } from "./queries.js"
+import type { Query, Statements } from "./queries.js"
+import type { Step } from "./row-group.js"
 
 /** PostgreSQL's SQLSTATE for a broken foreign key. */
 const FOREIGN_KEY_VIOLATION = "23503"
 
-type Writer = { sql: Record<Query, string>; stamp: number }
+/** What applying writes needs of its storage: the statements of its schema, and the row stamp. */
+export type Writer = { statements: Statements; stamp: number }
 type Client = pg.Pool | pg.PoolClient
 
+/** Whether a statement failed on a foreign key: a put whose session or message is missing. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | undefined)?.code === FOREIGN_KEY_VIOLATION
+}
+
 /**
- * A write that is one statement whose only checks are the foreign keys (see explainFailure).
- * Each is an upsert or a value remove, so running it again after a lost connection leaves what
- * running it once did: PostgresStorage replays it without asking whether it landed.
+ * Applies one step of a batch: a group of rows in one statement, or a write alone. A group that
+ * found a row missing which had to exist (see planBatch) wrote nothing and fails as a broken
+ * foreign key would: the caller runs the batch again one write at a time to name it.
  */
-export function isSingleStatement(write: StorageWrite): boolean {
-  switch (write.type) {
-    case "part.put":
-    case "message.put":
-    case "value.put":
-    case "value.remove":
-      return true
-    case "session.put":
-      return write.info.parentID === undefined
-    default:
-      return false
-  }
+export async function applyStep(client: Client, writer: Writer, step: Step): Promise<void> {
+  if (!("group" in step)) return applyWrite(client, writer, step.write, step.index)
+  const { rows } = await client.query<{ ok?: boolean }>(writer.statements.puts(step.group, writer.stamp))
+  if (rows[0]?.ok === false)
+    throw Object.assign(new Error("A session or message the batch needs is missing"), {
+      code: FOREIGN_KEY_VIOLATION,
+    })
 }
 
 /**
@@ -40,7 +42,7 @@ export async function applyWrite(
   write: StorageWrite,
   index: number,
 ): Promise<void> {
-  const run = (query: Query, args: unknown[]) => client.query(writer.sql[query], args)
+  const run = (query: Query, args: unknown[]) => client.query(writer.statements.of(query, args))
   switch (write.type) {
     case "session.put": {
       const { id, parentID } = write.info
@@ -94,7 +96,7 @@ export async function explainFailure(
   write: StorageWrite | undefined,
   hasSession: (sessionID: string) => Promise<boolean>,
 ): Promise<never> {
-  if ((error as { code?: unknown }).code !== FOREIGN_KEY_VIOLATION || !write) throw error
+  if (!isForeignKeyViolation(error) || !write) throw error
   if (write.type === "message.put") throw NotFoundError.of("Session", write.info.sessionID)
   if (write.type === "part.put") {
     const { sessionID, messageID } = write.part

@@ -1,0 +1,182 @@
+import type { StorageWrite } from "../port.js"
+import { validateWrites } from "../rows.js"
+import { encodeKey } from "./keys.js"
+import type { Columns } from "./put-rows.js"
+
+/**
+ * Puts, and removes of values, that one statement applies together (see put-rows.ts): each
+ * kind's rows go to the server as arrays, one upsert per kind.
+ */
+export type RowGroup = {
+  /** The writes it holds, with their place in the batch. */
+  writes: { write: StorageWrite; index: number }[]
+  columns: Columns
+  /** Every row the group writes, so that none is written twice (one statement cannot). */
+  touched: Set<string>
+  /** The sessions and messages its rows need to exist. */
+  needed: Set<string>
+}
+
+/** One step of a batch: a group of rows, or a write that runs alone (a remove, a child session). */
+export type Step = { group: RowGroup } | { write: StorageWrite; index: number }
+
+type GroupableWrite = Extract<
+  StorageWrite,
+  { type: "session.put" | "message.put" | "part.put" | "value.put" | "value.remove" }
+>
+
+/**
+ * The batch as steps, in order: consecutive puts form one group, which applies them as running
+ * them one by one would. A statement checks its foreign keys at its end, where one by one a put
+ * needs its session or message to exist already; so a session or message that an earlier row of
+ * the group needs and that the group puts again must exist before the statement (it checks, see
+ * putRowsText). No row is written twice in a group. A group of one write is that write alone:
+ * its own statement is cheaper to plan.
+ */
+export function planBatch(writes: readonly StorageWrite[], offset = 0): Step[] {
+  const steps: Step[] = []
+  let group: RowGroup | undefined
+  for (const [at, write] of writes.entries()) {
+    const index = offset + at
+    if (!isGroupable(write)) {
+      group = undefined
+      steps.push({ write, index })
+      continue
+    }
+    if (!group || group.touched.has(rowKeys(write).row)) {
+      group = emptyGroup()
+      steps.push({ group })
+    }
+    add(group, write, index)
+  }
+  return steps.map((step) =>
+    "group" in step && step.group.writes.length === 1 ? step.group.writes[0]! : step,
+  )
+}
+
+/**
+ * Whether a batch of these steps can run as one statement without a transaction, and again
+ * after a lost connection: one group, or one put (or value remove) alone. Each is an upsert
+ * or a remove of a value, so applying it twice leaves what applying it once did.
+ */
+export function isReplayable(steps: readonly Step[]): boolean {
+  const [only] = steps
+  return steps.length === 1 && ("group" in only! || isGroupable(only!.write))
+}
+
+/** Writes per chunk of a long batch (see chunkedSteps). */
+export const CHUNK_WRITES = 256
+
+/**
+ * The steps of a long batch, a chunk of writes at a time: each chunk is validated and planned
+ * when its steps are asked for, which runTransaction does while the previous chunk's statement
+ * runs on the server. A chunk with an invalid write fails as validateWrites names it in the
+ * whole batch. Groups do not span chunks, so the steps still apply the writes as running them
+ * one by one would.
+ */
+export function* chunkedSteps(writes: readonly unknown[]): Generator<Step> {
+  for (let offset = 0; offset < writes.length; offset += CHUNK_WRITES) {
+    let valid: StorageWrite[]
+    try {
+      valid = validateWrites(writes.slice(offset, offset + CHUNK_WRITES))
+    } catch (error) {
+      // The same write fails in the whole batch, under its index there.
+      validateWrites(writes)
+      throw error
+    }
+    yield* planBatch(valid, offset)
+  }
+}
+
+/** The batch as steps of one write each, as it was written. */
+export function oneByOne(writes: readonly StorageWrite[]): Step[] {
+  return writes.map((write, index) => ({ write, index }))
+}
+
+function isGroupable(write: StorageWrite): write is GroupableWrite {
+  switch (write.type) {
+    case "session.put":
+      // A child session's parent chain is checked first (see applyWrite).
+      return write.info.parentID === undefined
+    case "message.put":
+    case "part.put":
+    case "value.put":
+    case "value.remove":
+      return true
+    default:
+      return false
+  }
+}
+
+function emptyGroup(): RowGroup {
+  return {
+    writes: [],
+    columns: {
+      sessions: [[], []],
+      messages: [[], [], []],
+      parts: [[], [], [], []],
+      values: [[], []],
+      removedValues: [[]],
+      sessionsBefore: [[]],
+      messagesBefore: [[], []],
+    },
+    touched: new Set(),
+    needed: new Set(),
+  }
+}
+
+/**
+ * The row a groupable write touches, and the row it needs to exist (none for a session or a
+ * value). IDs are ASCII without spaces (their schemas say so), so a space keeps them apart.
+ */
+function rowKeys(write: GroupableWrite): { row: string; needs?: string } {
+  switch (write.type) {
+    case "session.put":
+      return { row: `s ${write.info.id}` }
+    case "message.put":
+      return { row: `m ${write.info.sessionID} ${write.info.id}`, needs: `s ${write.info.sessionID}` }
+    case "part.put": {
+      const { sessionID, messageID, id } = write.part
+      return { row: `p ${sessionID} ${messageID} ${id}`, needs: `m ${sessionID} ${messageID}` }
+    }
+    case "value.put":
+    case "value.remove":
+      return { row: `v ${write.key}` }
+  }
+}
+
+function add(group: RowGroup, write: GroupableWrite, index: number): void {
+  const { row, needs } = rowKeys(write)
+  const { columns } = group
+  // An earlier row needs this one, which one by one it would have found only if it existed then.
+  const before = group.needed.has(row)
+  group.writes.push({ write, index })
+  group.touched.add(row)
+  if (needs !== undefined) group.needed.add(needs)
+  switch (write.type) {
+    case "session.put":
+      push(columns.sessions, write.info.id, JSON.stringify(write.info))
+      if (before) push(columns.sessionsBefore, write.info.id)
+      return
+    case "message.put":
+      push(columns.messages, write.info.sessionID, write.info.id, JSON.stringify(write.info))
+      if (before) push(columns.messagesBefore, write.info.sessionID, write.info.id)
+      return
+    case "part.put": {
+      const { sessionID, messageID, id } = write.part
+      push(columns.parts, sessionID, messageID, id, JSON.stringify(write.part))
+      return
+    }
+    case "value.put":
+      push(columns.values, encodeKey(write.key), JSON.stringify(write.value))
+      return
+    case "value.remove":
+      push(columns.removedValues, encodeKey(write.key))
+      return
+  }
+}
+
+/** Appends a row to a kind's columns, one value each. */
+function push<T extends unknown[][]>(columns: T, ...row: { [I in keyof T]: T[I][number] }): void {
+  for (const [index, value] of row.entries()) columns[index]!.push(value)
+}

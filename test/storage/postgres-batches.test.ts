@@ -1,0 +1,270 @@
+import { randomBytes } from "node:crypto"
+import pg from "pg"
+import { afterAll, describe, expect, it } from "vitest"
+import { InvalidInputError } from "../../src/error/invalid-input.js"
+import { NotFoundError } from "../../src/error/not-found.js"
+import type { Part } from "../../src/message/part.js"
+import { MemoryStorage } from "../../src/storage/memory.js"
+import type { Storage, StorageWrite } from "../../src/storage/port.js"
+import { PostgresStorage, type PostgresStorageOptions } from "../../src/storage/postgres/index.js"
+import { createBuilders } from "../../src/testing/index.js"
+import { commitCutter } from "./pg-faults-helpers.js"
+
+const url = process.env.AGENTLOOP_PG_URL
+const schemas: string[] = []
+const storages: PostgresStorage[] = []
+
+/** The statements a storage sends, as node-postgres received them (text or config). */
+type Sent = { text: string; name?: string }
+
+/** A PostgresStorage on a fresh schema whose pool records every statement its clients send. */
+async function recorded(options: PostgresStorageOptions = {}) {
+  const sent: Sent[] = []
+  class RecordingClient extends pg.Client {
+    override query(...args: unknown[]): never {
+      const [config] = args as [string | { text: string; name?: string }]
+      sent.push(typeof config === "string" ? { text: config } : { text: config.text, name: config.name })
+      return (super.query as (...rest: unknown[]) => never)(...args)
+    }
+  }
+  const schema = `b_${randomBytes(6).toString("hex")}`
+  schemas.push(schema)
+  const pool = new pg.Pool({ connectionString: url, max: 4, Client: RecordingClient })
+  const storage = new PostgresStorage(pool, { schema, ...options })
+  storages.push(storage)
+  await storage.write([]) // migrate before counting
+  return {
+    storage,
+    pool,
+    /** What `run` sent, from the first statement to the last. */
+    async statements(run: () => Promise<unknown>): Promise<Sent[]> {
+      sent.length = 0
+      await run()
+      return [...sent]
+    },
+  }
+}
+
+afterAll(async () => {
+  for (const storage of storages) await storage.close()
+  if (!url) return
+  const admin = new pg.Client({ connectionString: url })
+  await admin.connect()
+  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+  await admin.end()
+})
+
+/** What a storage holds of a session and some values, to compare two storages. */
+async function contents(storage: Storage, sessionID: string, keys: string[]) {
+  return {
+    session: await storage.getSession(sessionID),
+    messages: await storage.listMessages(sessionID),
+    values: await Promise.all(keys.map((key) => storage.getValue(key))),
+  }
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected the write to fail"),
+    (error: unknown) => error,
+  )
+}
+
+describe.runIf(url)("PostgresStorage batches", () => {
+  it("writes a message with 2,000 parts in a few statements, and lists them back in order", async () => {
+    const { storage, statements } = await recorded()
+    const build = createBuilders()
+    const session = build.session()
+    await storage.write([{ type: "session.put", info: session }])
+    const message = build.assistant(session.id, build.user(session.id).id)
+    const parts: Part[] = Array.from({ length: 2_000 }, (_, index) =>
+      build.text(session.id, message.id, `part ${index} "quoted" \\ \u0000 ${"x".repeat(index % 300)}`),
+    )
+    const sent = await statements(() =>
+      storage.write([
+        { type: "message.put", info: message },
+        ...parts.map((part) => ({ type: "part.put" as const, part })),
+      ]),
+    )
+    // One transaction: BEGIN, a statement per chunk of 256 writes, COMMIT.
+    expect(sent.length).toBeLessThanOrEqual(10)
+    expect(await storage.listMessages(session.id)).toEqual([{ info: message, parts }])
+  })
+
+  it("applies a batch mixing row kinds, removes and repeated rows as one write at a time would", async () => {
+    const { storage } = await recorded()
+    const memory = new MemoryStorage()
+    const build = createBuilders()
+    const session = build.session()
+    const [first, second] = [build.user(session.id), build.user(session.id)]
+    const kept = build.text(session.id, first.id, "first version")
+    const gone = build.text(session.id, first.id)
+    const setup: StorageWrite[] = [
+      { type: "session.put", info: session },
+      { type: "message.put", info: first },
+      { type: "part.put", part: gone },
+      { type: "value.put", key: "k/removed-first", value: 1 },
+    ]
+    const batch: StorageWrite[] = [
+      { type: "part.put", part: kept },
+      { type: "part.remove", sessionID: session.id, messageID: first.id, partID: gone.id },
+      { type: "part.put", part: { ...kept, text: "second version" } as Part },
+      { type: "message.put", info: second },
+      { type: "part.put", part: build.text(session.id, second.id) },
+      { type: "message.remove", sessionID: session.id, messageID: second.id },
+      { type: "value.put", key: "k/put-then-removed", value: 1 },
+      { type: "value.remove", key: "k/put-then-removed" },
+      { type: "value.remove", key: "k/removed-first" },
+      { type: "value.put", key: "k/removed-first", value: 2 },
+      { type: "value.put", key: "k/twice", value: 1 },
+      { type: "value.put", key: "k/twice", value: 2 },
+      { type: "session.put", info: { ...session, title: "renamed" } },
+    ]
+    for (const target of [storage, memory]) {
+      await target.write(setup)
+      await target.write(batch)
+    }
+    const keys = ["k/put-then-removed", "k/removed-first", "k/twice"]
+    const stored = await contents(storage, session.id, keys)
+    expect(stored).toEqual(await contents(memory, session.id, keys))
+    expect(stored.messages).toEqual([{ info: first, parts: [{ ...kept, text: "second version" }] }])
+    expect(stored.values).toEqual([undefined, 2, 2])
+    expect(stored.session?.title).toBe("renamed")
+  })
+
+  it("writes a step's end (message, parts, then the session's totals) as one statement", async () => {
+    const { storage, statements } = await recorded()
+    const build = createBuilders()
+    const session = build.session()
+    const message = build.user(session.id)
+    await storage.write([{ type: "session.put", info: session }])
+    const part = build.text(session.id, message.id)
+    const totals = { ...session, cost: 0.5 }
+    const sent = await statements(() =>
+      storage.write([
+        { type: "message.put", info: message },
+        { type: "part.put", part },
+        { type: "session.put", info: totals },
+      ]),
+    )
+    expect(sent).toHaveLength(1)
+    expect(await storage.getSession(session.id)).toEqual(totals)
+    expect(await storage.listMessages(session.id)).toEqual([{ info: message, parts: [part] }])
+  })
+
+  it("refuses a row written before the session or message it needs, even when the batch puts that later, and writes nothing", async () => {
+    const { storage } = await recorded()
+    const build = createBuilders()
+    const session = build.session()
+    const message = build.user(session.id)
+    const part = build.text(session.id, message.id)
+    const missingSession = await rejection(
+      storage.write([
+        { type: "message.put", info: message },
+        { type: "session.put", info: session },
+      ]),
+    )
+    expect(NotFoundError.isInstance(missingSession)).toBe(true)
+    expect((missingSession as NotFoundError).message).toContain(session.id)
+    expect(await storage.getSession(session.id)).toBeUndefined()
+
+    await storage.write([{ type: "session.put", info: session }])
+    const missingMessage = await rejection(
+      storage.write([
+        { type: "value.put", key: "written", value: 1 },
+        { type: "part.put", part },
+        { type: "message.put", info: message },
+      ]),
+    )
+    expect(NotFoundError.isInstance(missingMessage)).toBe(true)
+    expect((missingMessage as NotFoundError).message).toContain(message.id)
+    expect(await storage.listMessages(session.id)).toEqual([])
+    expect(await storage.getValue("written")).toBeUndefined()
+  })
+
+  it("names the one missing message among many rows of a batch, and writes nothing", async () => {
+    const { storage } = await recorded()
+    const build = createBuilders()
+    const session = build.session()
+    const message = build.user(session.id)
+    const absent = build.user(session.id)
+    await storage.write([{ type: "session.put", info: session }])
+    const parts = Array.from({ length: 700 }, () => build.text(session.id, message.id))
+    // Past the first chunk of a long batch, which has gone to the server by then.
+    const error = await rejection(
+      storage.write([
+        { type: "message.put", info: message },
+        ...parts.slice(0, 400).map((part) => ({ type: "part.put" as const, part })),
+        { type: "part.put", part: build.text(session.id, absent.id) },
+        ...parts.slice(400).map((part) => ({ type: "part.put" as const, part })),
+      ]),
+    )
+    expect(NotFoundError.isInstance(error)).toBe(true)
+    expect((error as NotFoundError).message).toContain(absent.id)
+    expect(await storage.listMessages(session.id)).toEqual([])
+  })
+
+  it("refuses a long batch with an invalid write far into it, naming its place in the batch, and writes nothing", async () => {
+    const { storage } = await recorded()
+    const build = createBuilders()
+    const session = build.session()
+    const values = Array.from({ length: 700 }, (_, index) => ({
+      type: "value.put" as const,
+      key: `v/${index}`,
+      value: index as unknown,
+    }))
+    values[600] = { ...values[600]!, value: 10n }
+    const error = await rejection(storage.write([{ type: "session.put", info: session }, ...values]))
+    expect(InvalidInputError.isInstance(error)).toBe(true)
+    expect((error as InvalidInputError).data.issues[0]!.path).toBe("writes[601].value")
+    expect(await storage.getSession(session.id)).toBeUndefined()
+    expect(await storage.listValues("v/")).toEqual([])
+  })
+
+  it("prepares its statements under names, unless told not to", async () => {
+    const build = createBuilders()
+    for (const prepare of [true, false]) {
+      const { storage, statements } = await recorded({ prepare })
+      const session = build.session()
+      const sent = await statements(async () => {
+        await storage.write([{ type: "session.put", info: session }])
+        expect(await storage.getSession(session.id)).toEqual(session)
+      })
+      expect(sent.map((statement) => statement.name !== undefined)).toEqual([prepare, prepare])
+    }
+  })
+})
+
+describe.runIf(url)("PostgresStorage long batches when the connection is cut around COMMIT", () => {
+  for (const cut of ["after-commit", "before-commit"] as const) {
+    it(`applies a long batch exactly once when the cut comes ${cut.replace("-", " ")}`, async () => {
+      const target = new URL(url!)
+      const proxy = await commitCutter({ host: target.hostname, port: Number(target.port) })
+      try {
+        target.port = String(proxy.port)
+        const schema = `b_${randomBytes(6).toString("hex")}`
+        schemas.push(schema)
+        const storage = new PostgresStorage({ connectionString: target.toString() }, { schema })
+        storages.push(storage)
+        const build = createBuilders()
+        const doomed = build.session()
+        await storage.write([{ type: "session.put", info: doomed }])
+        proxy.arm(cut)
+        // Replayed after it committed, the remove would fail with NotFoundError.
+        const values = Array.from({ length: 600 }, (_, index) => ({
+          type: "value.put" as const,
+          key: `v/${String(index).padStart(3, "0")}`,
+          value: index,
+        }))
+        await storage.write([{ type: "session.remove", sessionID: doomed.id }, ...values])
+        expect(proxy.cuts).toBe(1)
+        expect(await storage.getSession(doomed.id)).toBeUndefined()
+        expect((await storage.listValues("v/")).map((entry) => entry.value)).toEqual(
+          values.map((v) => v.value),
+        )
+      } finally {
+        await proxy.close()
+      }
+    }, 30_000)
+  }
+})
