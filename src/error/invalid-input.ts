@@ -34,9 +34,14 @@ export function issuesOf(error: z.ZodError): z.infer<typeof Issue>[] {
   }))
 }
 
-/** Parses `value` with `schema`, turning a failure into an InvalidInputError about `what`. */
+/**
+ * Parses `value` with `schema`, turning a failure into an InvalidInputError about `what`.
+ * Without zod's compiled fast path: inputs are parsed once per call (an option, a prompt), where
+ * compiling each object schema at its first parse costs more than it ever saves, and most of it
+ * would land on a process's first turn.
+ */
 export function parseInput<T extends z.ZodType>(what: string, schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value)
+  const result = schema.safeParse(value, { jitless: true })
   if (!result.success) throw InvalidInputError.fromZod(what, result.error)
   return result.data
 }

@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from "diff"
 import type { Bus } from "../bus/bus.js"
 import type { WithParts } from "../message/info.js"
 import { SnapshotUnavailableError } from "../snapshot/errors.js"
@@ -72,8 +71,12 @@ export function totals(diffs: readonly FileDiff[]) {
   return { additions, deletions, files: diffs.length }
 }
 
-/** Diffs as one unified patch text, as `git diff` would print it. */
-export function unifiedPatch(diffs: readonly FileDiff[]): string {
+/**
+ * Diffs as one unified patch text, as `git diff` would print it. `diff` is loaded here, at the
+ * first revert, not when the package is imported: most processes never revert.
+ */
+export async function unifiedPatch(diffs: readonly FileDiff[]): Promise<string> {
+  const { createTwoFilesPatch } = await import("diff")
   return diffs
     .map((diff) => createTwoFilesPatch(`a/${diff.file}`, `b/${diff.file}`, diff.before, diff.after))
     .join("")

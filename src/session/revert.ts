@@ -107,7 +107,7 @@ export function createRevert(deps: FileHistoryDeps, summary: Summary) {
     await write(marked, [{ type: "value.put", key: revertKey(sessionID), value: pending }])
     await apply(snapshot, pending)
 
-    const undone = unifiedPatch(await snapshot.diff(latest))
+    const undone = await unifiedPatch(await snapshot.diff(latest))
     const { info, diffs } = await summary.withTotals(
       { ...marked, revert: { ...marked.revert!, diff: undone } },
       messages,

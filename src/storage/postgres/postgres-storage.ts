@@ -5,7 +5,8 @@ import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import { createWaits, type Retrying, retrying, retryPolicy } from "../retry.js"
-import { decodeValue, readJsonRow, requireString, rowStamp, validateWrites } from "../rows.js"
+import { ROW_STAMP } from "../row-stamp.js"
+import { decodeValue, readJsonRow, requireString, validateWrites } from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { isTransient } from "../storage-error.js"
 import { PostgresCoordinator } from "./coordinator.js"
@@ -68,7 +69,7 @@ export class PostgresStorage implements Storage {
     if (this.#ownsPool) this.#pool.on("error", () => undefined)
     const prepare = options.prepare ?? true
     this.#statements = createStatements(schema, prepare)
-    this.#writer = { statements: this.#statements, stamp: rowStamp() }
+    this.#writer = { statements: this.#statements, stamp: ROW_STAMP }
     const config = (this.#pool as unknown as { options: pg.ClientConfig }).options
     this.coordinator = new PostgresCoordinator({
       pool: this.#pool,

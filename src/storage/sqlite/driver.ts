@@ -66,7 +66,7 @@ export function openDatabase(
 
 function loadBetterSqlite3(): Open | undefined {
   const require = createRequire(import.meta.url)
-  let Database: new (path: string) => SqliteDatabase
+  let Database: new (path: string, options?: { nativeBinding?: string }) => SqliteDatabase
   try {
     Database = require("better-sqlite3")
   } catch (error) {
@@ -77,7 +77,21 @@ function loadBetterSqlite3(): Open | undefined {
     }
     throw error
   }
-  return (path) => new Database(path)
+  const binding = builtAddon(require)
+  return (path) => new Database(path, binding === undefined ? {} : { nativeBinding: binding })
+}
+
+/**
+ * The addon where `npm install` builds it. Named, better-sqlite3 loads it at once; unnamed, it
+ * asks the `bindings` package, which searches a dozen places for it, 2 to 10 ms of a process's
+ * first open. Any other layout (a prebuilt binary elsewhere) is left to that search.
+ */
+function builtAddon(require: NodeJS.Require): string | undefined {
+  try {
+    return require.resolve("better-sqlite3/build/Release/better_sqlite3.node")
+  } catch {
+    return undefined
+  }
 }
 
 function loadNodeSqlite(): Open | undefined {

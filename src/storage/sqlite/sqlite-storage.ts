@@ -9,7 +9,8 @@ import {
   retryPolicy,
   type StorageRetryOptions,
 } from "../retry.js"
-import { decodeValue, readJsonRow, requireString, rowStamp, validateWrites } from "../rows.js"
+import { ROW_STAMP } from "../row-stamp.js"
+import { decodeValue, readJsonRow, requireString, validateWrites } from "../rows.js"
 import { StorageError } from "../storage-error.js"
 import { applyWrite, requireSession } from "./apply-write.js"
 import { Connection, closedError } from "./connection.js"
@@ -75,7 +76,7 @@ export class SqliteStorage implements Storage {
    */
   readonly coordinator: SqliteCoordinator | undefined
   readonly #connection: Connection
-  readonly #stamp = rowStamp()
+  readonly #stamp = ROW_STAMP
   readonly #waits = createWaits()
   readonly #retrying: Retrying
   readonly #decode: Decode = {
