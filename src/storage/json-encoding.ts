@@ -1,15 +1,15 @@
 import { InvalidInputError } from "../error/invalid-input.js"
 
 /**
- * Refuses what JSON.stringify cannot encode (a BigInt, a circular reference) with an
- * InvalidInputError naming where it is, before an adapter encodes the row: its own encoding
- * would throw a plain TypeError in the middle of a batch. Only what throws is refused; what JSON
- * drops or turns into null (undefined, functions, NaN) is stored as JSON stores it. The schemas
- * cannot say this: metadata is `unknown`, and `z.json()` accepts a cycle.
+ * The JSON text of a row or value, which the adapters store: what JSON.stringify cannot encode
+ * (a BigInt, a circular reference) is refused with an InvalidInputError naming where it is, while
+ * the batch is validated, not a plain TypeError in the middle of applying it. Only what throws is
+ * refused; what JSON drops or turns into null (undefined, functions, NaN) is stored as JSON stores
+ * it. The schemas cannot say this: metadata is `unknown`, and `z.json()` accepts a cycle.
  */
-export function assertJsonEncodable(value: unknown, path: string): void {
+export function encodeJson(value: unknown, path: string): string {
   try {
-    JSON.stringify(value)
+    return JSON.stringify(value)
   } catch (error) {
     const problem = unencodable(value, path, new Set()) ?? { path, message: "cannot be encoded as JSON" }
     throw new InvalidInputError(

@@ -2,7 +2,7 @@ import { NotFoundError } from "../error/not-found.js"
 import type { WithParts } from "../message/info.js"
 import type { Info as SessionInfo } from "../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
-import { refuseParentCycle, requireString, validateWrites } from "./rows.js"
+import { encodeWrites, refuseParentCycle, requireString } from "./rows.js"
 
 type StoredMessage = { json: string; parts: Map<string, string> }
 type StoredSession = { json: string; parentID: string | undefined; messages: Map<string, StoredMessage> }
@@ -59,10 +59,10 @@ export class MemoryStorage implements Storage {
   }
 
   async write(writes: readonly StorageWrite[]): Promise<void> {
-    const valid = validateWrites(writes)
+    const valid = encodeWrites(writes)
     const undo: Undo[] = []
     try {
-      for (const [index, write] of valid.entries()) this.#apply(write, index, undo)
+      for (const [index, { write, json }] of valid.entries()) this.#apply(write, json, index, undo)
     } catch (error) {
       for (const step of undo.reverse()) step()
       throw error
@@ -83,15 +83,15 @@ export class MemoryStorage implements Storage {
     return message
   }
 
-  #apply(write: StorageWrite, index: number, undo: Undo[]) {
+  /** Applies a validated write; `json`, its row's or value's text, is there for every put. */
+  #apply(write: StorageWrite, json: string | undefined, index: number, undo: Undo[]) {
     switch (write.type) {
       case "session.put": {
         const { id, parentID } = write.info
         if (parentID !== undefined) this.#session(parentID)
         refuseParentCycle(write.info, index, (sessionID) => this.#sessions.get(sessionID)?.parentID)
         const previous = this.#sessions.get(id)
-        const json = JSON.stringify(write.info)
-        this.#sessions.set(id, { json, parentID, messages: previous?.messages ?? new Map() })
+        this.#sessions.set(id, { json: json!, parentID, messages: previous?.messages ?? new Map() })
         undo.push(() => (previous ? this.#sessions.set(id, previous) : this.#sessions.delete(id)))
         return
       }
@@ -108,7 +108,7 @@ export class MemoryStorage implements Storage {
         const messages = this.#session(write.info.sessionID).messages
         const { id } = write.info
         const previous = messages.get(id)
-        messages.set(id, { json: JSON.stringify(write.info), parts: previous?.parts ?? new Map() })
+        messages.set(id, { json: json!, parts: previous?.parts ?? new Map() })
         undo.push(() => (previous ? messages.set(id, previous) : messages.delete(id)))
         return
       }
@@ -123,7 +123,7 @@ export class MemoryStorage implements Storage {
         const parts = this.#message(write.part.sessionID, write.part.messageID).parts
         const { id } = write.part
         const previous = parts.get(id)
-        parts.set(id, JSON.stringify(write.part))
+        parts.set(id, json!)
         undo.push(() => (previous === undefined ? parts.delete(id) : parts.set(id, previous)))
         return
       }
@@ -137,7 +137,7 @@ export class MemoryStorage implements Storage {
       }
       case "value.put": {
         const previous = this.#values.get(write.key)
-        this.#values.set(write.key, JSON.stringify(write.value))
+        this.#values.set(write.key, json!)
         undo.push(() =>
           previous === undefined ? this.#values.delete(write.key) : this.#values.set(write.key, previous),
         )

@@ -6,7 +6,7 @@ import { Info as MessageInfo } from "../message/info.js"
 import { Part } from "../message/part.js"
 import { Info as SessionInfo } from "../session/info.js"
 import { CorruptRowError } from "./corrupt-row.js"
-import { assertJsonEncodable } from "./json-encoding.js"
+import { encodeJson } from "./json-encoding.js"
 import type { StorageWrite } from "./port.js"
 
 type RowKind = "session" | "message" | "part"
@@ -116,6 +116,9 @@ const stringFieldsOf: Record<WriteType, readonly string[]> = {
 
 const JsonValue = z.json()
 
+/** A validated write, with the JSON text of the row or value it puts: what the adapter stores. */
+export type EncodedWrite = { write: StorageWrite; json: string | undefined }
+
 /**
  * Validates a batch before an adapter applies it, so nothing invalid is ever written: a batch
  * that is not an array, a write of unknown type, a key or ID that is not a string, a row that
@@ -123,11 +126,16 @@ const JsonValue = z.json()
  * cycle) fails with InvalidInputError naming the write.
  */
 export function validateWrites(writes: unknown): StorageWrite[] {
+  return encodeWrites(writes).map((encoded) => encoded.write)
+}
+
+/** validateWrites, keeping each row's JSON text, which the check encodes anyway. */
+export function encodeWrites(writes: unknown): EncodedWrite[] {
   if (!Array.isArray(writes)) throw invalid("writes", `expected an array of writes, got ${quote(writes)}`)
   return writes.map(validWrite)
 }
 
-function validWrite(write: unknown, index: number): StorageWrite {
+function validWrite(write: unknown, index: number): EncodedWrite {
   const at = `writes[${index}]`
   if (typeof write !== "object" || write === null)
     throw invalid(at, `expected a write ({ type, ... }), got ${quote(write)}`)
@@ -137,10 +145,9 @@ function validWrite(write: unknown, index: number): StorageWrite {
     throw invalid(`${at}.type`, `expected one of ${known}, got ${quote(type)}`)
   }
   const checked = withValidRow(fieldsOfWrite(type as WriteType, write, at), at)
-  // What the adapter will encode: the row as its schema parsed it.
+  // What the adapter stores: the row as its schema parsed it.
   const row = rowOf(checked)
-  if (row) assertJsonEncodable(row.value, `${at}.${row.field}`)
-  return checked
+  return { write: checked, json: row ? encodeJson(row.value, `${at}.${row.field}`) : undefined }
 }
 
 /** The write's own fields, without any others it carries; InvalidInputError when one is not as its type says. */
@@ -174,7 +181,7 @@ function withValidRow(checked: StorageWrite, at: string): StorageWrite {
   }
 }
 
-/** The row or value a write stores, which adapters encode as JSON. */
+/** The row or value a write stores, as JSON. */
 function rowOf(write: StorageWrite): { field: string; value: unknown } | undefined {
   if (write.type === "session.put" || write.type === "message.put")
     return { field: "info", value: write.info }

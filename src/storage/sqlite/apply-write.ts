@@ -1,15 +1,20 @@
 import { NotFoundError } from "../../error/not-found.js"
-import type { StorageWrite } from "../port.js"
-import { refuseParentCycle } from "../rows.js"
+import { type EncodedWrite, refuseParentCycle } from "../rows.js"
 import type { Connection } from "./connection.js"
 import { SQL } from "./statements.js"
 
 /**
  * Applies one validated write (the `index`th of its batch) inside the batch's transaction,
- * stamping the rows it puts with `stamp` (see rowStamp). Puts are upserts by ID and removes
- * name what they remove, so a batch that did not commit can be run again as it is.
+ * stamping the rows it puts with `stamp` (see rowStamp). `json` is the text of the row or value
+ * it puts (see encodeWrites). Puts are upserts by ID and removes name what they remove, so a
+ * batch that did not commit can be run again as it is.
  */
-export function applyWrite(db: Connection, write: StorageWrite, index: number, stamp: number): void {
+export function applyWrite(
+  db: Connection,
+  { write, json }: EncodedWrite,
+  index: number,
+  stamp: number,
+): void {
   switch (write.type) {
     case "session.put": {
       const { id, parentID } = write.info
@@ -20,7 +25,7 @@ export function applyWrite(db: Connection, write: StorageWrite, index: number, s
         (sessionID) =>
           db.get<{ parent_id: string | null }>(SQL.getSessionParent, sessionID)?.parent_id ?? undefined,
       )
-      db.run(SQL.putSession, id, parentID ?? null, JSON.stringify(write.info), stamp)
+      db.run(SQL.putSession, id, parentID ?? null, json!, stamp)
       return
     }
     case "session.remove":
@@ -30,7 +35,7 @@ export function applyWrite(db: Connection, write: StorageWrite, index: number, s
       return
     case "message.put":
       requireSession(db, write.info.sessionID)
-      db.run(SQL.putMessage, write.info.sessionID, write.info.id, JSON.stringify(write.info), stamp)
+      db.run(SQL.putMessage, write.info.sessionID, write.info.id, json!, stamp)
       return
     case "message.remove":
       requireMessage(db, write.sessionID, write.messageID)
@@ -39,7 +44,7 @@ export function applyWrite(db: Connection, write: StorageWrite, index: number, s
     case "part.put": {
       const { id, sessionID, messageID } = write.part
       requireMessage(db, sessionID, messageID)
-      db.run(SQL.putPart, sessionID, messageID, id, JSON.stringify(write.part), stamp)
+      db.run(SQL.putPart, sessionID, messageID, id, json!, stamp)
       return
     }
     case "part.remove":
@@ -50,7 +55,7 @@ export function applyWrite(db: Connection, write: StorageWrite, index: number, s
       db.run(SQL.removePart, write.sessionID, write.messageID, write.partID)
       return
     case "value.put":
-      db.run(SQL.putValue, write.key, JSON.stringify(write.value))
+      db.run(SQL.putValue, write.key, json!)
       return
     case "value.remove":
       db.run(SQL.removeValue, write.key)

@@ -10,7 +10,7 @@ import {
   type StorageRetryOptions,
 } from "../retry.js"
 import { ROW_STAMP } from "../row-stamp.js"
-import { decodeValue, readJsonRow, requireString, validateWrites } from "../rows.js"
+import { decodeValue, encodeWrites, readJsonRow, requireString } from "../rows.js"
 import { StorageError } from "../storage-error.js"
 import { applyWrite, requireSession } from "./apply-write.js"
 import { Connection, closedError } from "./connection.js"
@@ -182,12 +182,13 @@ export class SqliteStorage implements Storage {
   }
 
   async write(writes: readonly StorageWrite[]): Promise<void> {
-    const valid = validateWrites(writes)
+    const valid = encodeWrites(writes)
     // A batch that met a lock did not commit (BEGIN IMMEDIATE takes the write lock first, and a
     // failed COMMIT is rolled back), so running it again applies it once.
     await this.#attempt(() =>
       this.#connection.transaction(SQL.beginWrite, () => {
-        for (const [index, write] of valid.entries()) applyWrite(this.#connection, write, index, this.#stamp)
+        for (const [index, encoded] of valid.entries())
+          applyWrite(this.#connection, encoded, index, this.#stamp)
       }),
     )
   }
