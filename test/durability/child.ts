@@ -1,10 +1,12 @@
 /**
- * The program a durability trial kills: `node child.ts <dbfile> <seed>`. It runs a streaming,
- * tool-using session on SQLite (see plan.ts and script.ts) and prints what it has stored
- * (acks.ts) until the parent's SIGKILL stops it somewhere.
+ * The program a durability trial runs: `node child.ts <seed> <dbfile>` on SQLite, or
+ * `node child.ts <seed> <postgres URL> <schema>` on PostgreSQL. It runs a streaming, tool-using
+ * session (see plan.ts and script.ts) and prints what it has stored (acks.ts) until the parent's
+ * SIGKILL stops it somewhere, or to its end while it lives through the trial's fault.
  */
 import { writeSync } from "node:fs"
-import { createProvider, createRuntime, type Event, StorageError } from "../../src/index.js"
+import { createProvider, createRuntime, type Event, type Storage, StorageError } from "../../src/index.js"
+import { PostgresStorage } from "../../src/storage/postgres/index.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { scriptedModel, testModelInfo } from "../../src/testing/index.js"
 import { line } from "./acks.js"
@@ -13,9 +15,9 @@ import { probeRules, probeTool, sleep } from "./probe-tool.js"
 import { responderOf } from "./script.js"
 import { SlowStorage } from "./slow-storage.js"
 
-const [file, seedText] = process.argv.slice(2)
-if (file === undefined || seedText === undefined) {
-  console.error("usage: child.ts <dbfile> <seed>")
+const [seedText, store, schema] = process.argv.slice(2)
+if (seedText === undefined || store === undefined) {
+  console.error("usage: child.ts <seed> <dbfile> | child.ts <seed> <postgres URL> <schema>")
   process.exit(2)
 }
 const plan = planRun(Number(seedText))
@@ -24,11 +26,11 @@ const print = (text: string) => writeSync(1, `${text}\n`)
 
 const ref = { providerID: testModelInfo.providerID, modelID: testModelInfo.id }
 const model = scriptedModel([], { fallback: responderOf(plan) })
-// A short retry bound (about 0.2 s), so that a lock another process holds longer fails the turn.
-const sqlite = new SqliteStorage(file, { retry: { maxAttempts: 6, maxDelayMs: 40 } })
+// Opening the storage may meet the fault too (a full disk has no room for the WAL).
+const storage = await persist(async () => openStorage(store, schema))
 const runtime = createRuntime({
   provider: createProvider({ models: [{ ...ref, language: model, info: testModelInfo }], default: ref }),
-  storage: new SlowStorage(sqlite, plan.writeDelayMs),
+  storage: new SlowStorage(storage, plan.writeDelayMs),
   tools: [probeTool],
   permission: probeRules,
   onPermission: async (_request, { signal }) => {
@@ -71,8 +73,22 @@ await runtime.close()
 print(line.done())
 
 /**
- * Runs `call` until it succeeds while storage fails with a StorageError (another process holds the
- * lock), printing each fault; anything else is a failure of the trial.
+ * Short retry bounds, so that a fault outlasting them fails a turn: about 0.2 s for a lock
+ * another process holds, about 0.3 s for PostgreSQL (a restart takes about that long: some
+ * are ridden out, some fail a turn).
+ */
+function openStorage(store: string, schema: string | undefined): Storage {
+  if (!store.startsWith("postgres://"))
+    return new SqliteStorage(store, { retry: { maxAttempts: 6, maxDelayMs: 40 } })
+  return new PostgresStorage(
+    { connectionString: store, max: 4 },
+    { ...(schema === undefined ? {} : { schema }), retry: { maxAttempts: 3, maxDelayMs: 150 } },
+  )
+}
+
+/**
+ * Runs `call` until it succeeds while storage fails with a StorageError (a lock another process
+ * holds, a full disk, a lost server), printing each fault; anything else fails the trial.
  */
 async function persist<T>(call: () => Promise<T>): Promise<T> {
   for (;;) {

@@ -61,8 +61,16 @@ export type ChildRun = {
  */
 export type Kill = { afterMs: number } | { afterLine: number }
 
-/** Runs one child and sends SIGKILL at `kill` unless it exited before. */
-export function runChild(command: ChildCommand, argv: string[], kill: Kill): Promise<ChildRun> {
+/**
+ * Runs one child and sends SIGKILL at `kill` unless it exited before. `onLine` hears each complete
+ * line as it arrives (a fault that waits for the child to meet it watches them).
+ */
+export function runChild(
+  command: ChildCommand,
+  argv: string[],
+  kill: Kill,
+  onLine?: (text: string) => void,
+): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now()
     const child = spawn(process.execPath, [...command.args, ...argv], {
@@ -72,6 +80,10 @@ export function runChild(command: ChildCommand, argv: string[], kill: Kill): Pro
     let stdout = ""
     let stderr = ""
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      if (onLine) {
+        const complete = (stdout.slice(stdout.lastIndexOf("\n") + 1) + chunk).split("\n").slice(0, -1)
+        for (const text of complete) onLine(text)
+      }
       stdout += chunk
       if ("afterLine" in kill && stdout.split("\n").length - 1 >= kill.afterLine) child.kill("SIGKILL")
     })

@@ -1,4 +1,4 @@
-import { between, prng } from "./prng.js"
+import { between, prng, type Random } from "./prng.js"
 
 /**
  * What a child does in one trial, decided by the trial's seed. The parent derives the same plan
@@ -21,12 +21,37 @@ export type RunPlan = {
    */
   resume: "loop" | "prompt"
   /**
-   * The fault the trial meets: a SIGKILL at its kill point, or ("busy") another process taking
-   * the file's write lock at that point for `holdMs`, after which the child, which is not killed,
-   * goes on: a lock outlasting the storage's retry bound fails its turn with a StorageError of
-   * reason busy, and the child continues with `loop()` as a host would.
+   * The fault the trial meets (see FaultKind). Only a "kill" trial's child is killed; in the
+   * others it lives on: a fault outlasting the storage's retry bound fails its turn with a
+   * StorageError, and the child continues with `loop()` as a host would.
    */
-  fault: { kind: "kill" } | { kind: "busy"; holdMs: number }
+  fault: Fault
+}
+
+/**
+ * The faults a trial can meet, at its random moment:
+ * - "kill": SIGKILL.
+ * - "busy": this process takes the SQLite file's write lock for `holdMs`.
+ * - "full": the child's SQLite file is on a small tmpfs, which this process fills; once the child
+ *   met the full disk (a turn failed with reason "full"), the space is freed `holdMs` later.
+ * - "pg-terminate": the child runs on PostgreSQL, whose backends serving it this process
+ *   terminates (pg_terminate_backend).
+ * - "pg-restart": the child runs on PostgreSQL, whose server this process restarts.
+ */
+export const FAULT_KINDS = ["kill", "busy", "full", "pg-terminate", "pg-restart"] as const
+export type FaultKind = (typeof FAULT_KINDS)[number]
+export type Fault =
+  | { kind: "kill" | "pg-terminate" | "pg-restart" }
+  | { kind: "busy"; holdMs: number }
+  | { kind: "full"; holdMs: number }
+
+/** How often each fault is drawn: half the trials kill, the new fault modes take 15% each. */
+const WEIGHTS: Record<FaultKind, number> = {
+  kill: 0.5,
+  busy: 0.2,
+  full: 0.15,
+  "pg-terminate": 0.075,
+  "pg-restart": 0.075,
 }
 
 export type PromptPlan = {
@@ -46,7 +71,7 @@ export const PROMPTS = 3
  * so every child runs about as long as the one measured: kills drawn over that length cover
  * the whole run instead of falling after the end of shorter ones.
  */
-export function planRun(seed: number): RunPlan {
+export function planRun(seed: number, faults: readonly FaultKind[] = FAULT_KINDS): RunPlan {
   const random = prng(seed)
   const answerDelayMs = 60
   const prompts = Array.from({ length: PROMPTS }, (_, index): PromptPlan => {
@@ -65,10 +90,28 @@ export function planRun(seed: number): RunPlan {
   })
   const writeDelayMs = between(random, 6, 10)
   const resume = random() < 0.5 ? "loop" : "prompt"
-  const busy = random() < 0.3
-  const holdMs = between(random, 100, 1_200)
-  const fault = busy ? { kind: "busy" as const, holdMs } : { kind: "kill" as const }
+  // Drawn last: the child, which is not told `faults`, derives the same turns from the seed.
+  const fault = drawFault(random, faults)
   return { prompts, pauseMs: 60, gapMs: 25, writeDelayMs, answerDelayMs, resume, fault }
+}
+
+/** A fault among `faults`, by their weights (so a subset gives other seeds other faults). */
+function drawFault(random: Random, faults: readonly FaultKind[]): Fault {
+  const total = faults.reduce((sum, kind) => sum + WEIGHTS[kind], 0)
+  const drawn = random() * total
+  let below = 0
+  const kind =
+    faults.find((candidate) => {
+      below += WEIGHTS[candidate]
+      return drawn < below
+    }) ??
+    faults.at(-1) ??
+    "kill"
+  const holdMs = between(random, 100, 1_200)
+  if (kind === "busy") return { kind, holdMs }
+  // The disk stays full a little longer than the child's first failed turn.
+  if (kind === "full") return { kind, holdMs: Math.round(holdMs / 4) }
+  return { kind }
 }
 
 export function questionText(index: number): string {

@@ -1,6 +1,16 @@
-import { CHECKS, type Check } from "./check-file.js"
+import { CHECKS, type Check } from "./check-storage.js"
+import { FAULT_KINDS, type FaultKind } from "./plan.js"
 import type { TrialResult } from "./trial.js"
 import type { TrialsSummary } from "./trials.js"
+
+/** How the report names each fault. */
+export const FAULT_NAMES: Record<FaultKind, string> = {
+  kill: "kill -9",
+  busy: "busy lock (a second process)",
+  full: "disk full (a real tmpfs)",
+  "pg-terminate": "PostgreSQL backends terminated",
+  "pg-restart": "PostgreSQL server restarted",
+}
 
 /** One line for a failed trial: enough to replay it (`--seed`) and to see what broke. */
 export function failureLine(result: TrialResult): string {
@@ -10,31 +20,31 @@ export function failureLine(result: TrialResult): string {
     const more = found.length > 3 ? ` (+${found.length - 3} more)` : ""
     return `${CHECKS[check]}: ${found.slice(0, 3).join("; ")}${more}`
   })
-  const kill = `kill=${result.killAtMs}ms after line ${result.lines} "${result.landed}"`
-  return `FAIL seed=${result.seed} ${kill}: ${details.join(" | ")}`
+  const at = `${result.fault === "kill" ? "kill" : `${result.fault} at`}=${result.killAtMs}ms`
+  return `FAIL seed=${result.seed} ${at} after line ${result.lines} "${result.landed}": ${details.join(" | ")}`
 }
 
-/** Counts per check, where the kills landed, timing, and the closing `durability:` line. */
+/** A loud line per fault that cannot run here. */
+export function skippedLines(unsupported: TrialsSummary["unsupported"]): string[] {
+  return [...unsupported].map(
+    ([kind, why]) => `*** SKIPPED: the ${FAULT_NAMES[kind]} trials (${kind}): ${why} ***`,
+  )
+}
+
+/** Counts per check and per fault, where the kills and faults landed, timing, and the closing `durability:` line. */
 export function summaryLines(summary: TrialsSummary): string[] {
-  const { results } = summary
-  const failed = results.filter((result) => result.findings.length > 0).length
+  const ran = summary.results.filter((result) => result.skipped === undefined)
+  const skipped = summary.results.length - ran.length
+  const failed = ran.filter((result) => result.findings.length > 0).length
   const lines = (Object.keys(CHECKS) as Check[]).map(
     (check) =>
-      `${CHECKS[check]}: ${results.filter((result) => result.findings.some((finding) => finding.check === check)).length}`,
+      `${CHECKS[check]}: ${ran.filter((result) => result.findings.some((finding) => finding.check === check)).length}`,
   )
-  lines.push("where the kill landed (the child's last line), trials / failed:")
-  const landings = new Map<string, { trials: number; failed: number }>()
-  for (const result of results) {
-    const entry = landings.get(result.landed) ?? { trials: 0, failed: 0 }
-    entry.trials++
-    if (result.findings.length > 0) entry.failed++
-    landings.set(result.landed, entry)
-  }
-  const width = Math.max(...[...landings.keys()].map((key) => key.length))
-  for (const [landed, { trials, failed: bad }] of [...landings].sort((a, b) => b[1].trials - a[1].trials))
-    lines.push(`  ${landed.padEnd(width)}  ${String(trials).padStart(4)} / ${bad}`)
+  lines.push("faults, trials / failed:", ...faultRows(summary))
+  lines.push("where the kill or fault landed (for a kill, after the child's last line), trials / failed:")
+  lines.push(...table(ran.map((result) => [result.landed, result.findings.length > 0])))
   const seconds = summary.wallMs / 1000
-  const perTrial = (seconds / Math.max(1, results.length)).toFixed(2)
+  const perTrial = (seconds / Math.max(1, ran.length)).toFixed(2)
   const run = summary.durationMs > 0 ? ` (child run ${summary.durationMs} ms)` : ""
   lines.push(
     `time: ${seconds.toFixed(1)} s, ${perTrial} s per trial with ${summary.parallel} in parallel${run}`,
@@ -43,6 +53,46 @@ export function summaryLines(summary: TrialsSummary): string[] {
     lines.push(
       `replay a failed trial: --seed <its seed> --trials 1, with --duration ${summary.durationMs} (same time) or --kill-after-line <its line> (same progress)`,
     )
-  lines.push(`durability: ${results.length - failed} passed, ${failed} failed`)
+  lines.push(...skippedLines(summary.unsupported))
+  const skips = skipped > 0 ? `, ${skipped} SKIPPED (their fault cannot run here)` : ""
+  lines.push(`durability: ${ran.length - failed} passed, ${failed} failed${skips}`)
   return lines
+}
+
+/** Per fault: its trials, how the child met it, and how many failed. */
+function faultRows(summary: TrialsSummary): string[] {
+  const rows: [string, number, number][] = []
+  for (const kind of FAULT_KINDS) {
+    const of = summary.results.filter((result) => result.fault === kind)
+    if (of.length === 0) continue
+    const bad = of.filter((result) => result.findings.length > 0).length
+    const why = summary.unsupported.get(kind)
+    const detail = why
+      ? `SKIPPED: ${why}`
+      : kind === "kill"
+        ? `the next runtime went on with loop() in ${of.filter((result) => result.resume === "loop").length}`
+        : `a turn failed under it in ${of.filter((result) => result.failedTurns > 0).length}`
+    rows.push([`${FAULT_NAMES[kind]}: ${detail}`, of.length, bad])
+  }
+  return aligned(rows)
+}
+
+/** Rows counted by label, most frequent first. */
+function table(entries: [string, boolean][]): string[] {
+  const counts = new Map<string, { trials: number; failed: number }>()
+  for (const [label, bad] of entries) {
+    const entry = counts.get(label) ?? { trials: 0, failed: 0 }
+    entry.trials++
+    if (bad) entry.failed++
+    counts.set(label, entry)
+  }
+  const sorted = [...counts].sort((a, b) => b[1].trials - a[1].trials)
+  return aligned(sorted.map(([label, { trials, failed }]) => [label, trials, failed]))
+}
+
+function aligned(rows: [string, number, number][]): string[] {
+  const width = Math.max(0, ...rows.map(([label]) => label.length))
+  return rows.map(
+    ([label, trials, bad]) => `  ${label.padEnd(width)}  ${String(trials).padStart(4)} / ${bad}`,
+  )
 }

@@ -1,16 +1,22 @@
 /**
- * The kill -9 durability trial (issue 12):
- *   npx tsx test/durability/run.ts --trials 200 [--seed N] [--parallel 2] [--duration ms] [--kill-after-line N]
- * Each trial starts a child that runs a streaming, tool-using session on SQLite, kills it with
- * SIGKILL at a random moment (or, in about a third of the trials, holds the file's write lock from
- * this process for a while and lets the child go on), and checks that a new runtime finds every
- * acknowledged write, repairs what was cut off, keeps its totals and continues the session (half
- * the trials with loop() first, which must continue a cut turn).
- * Exits 1 when any trial failed. A failed trial is replayed with `--seed <its seed> --trials 1` and
- * either `--duration` (the same kill time) or `--kill-after-line` (the same point in its output).
+ * The durability trials (issues 12 and 27):
+ *   npx tsx test/durability/run.ts --trials 200 [--seed N] [--parallel 2] [--faults kill,busy,...]
+ *     [--duration ms] [--kill-after-line N]
+ * Each trial starts a child that runs a streaming, tool-using session and meets one fault at a
+ * random moment (plan.ts): kill -9 (half the time), or, while it lives on, a second process
+ * holding its SQLite file's write lock, a full disk under its SQLite file (a real tmpfs), or its
+ * PostgreSQL backends terminated or the server restarted. A new runtime then checks that every
+ * acknowledged write is there, that nothing is left unfinished, that the totals hold and that
+ * the session goes on (half the kill trials with loop() first, which must continue a cut turn).
+ * A fault this machine cannot set up (a tmpfs needs root; PostgreSQL its binaries) skips its
+ * trials, loudly; with CI set the run fails instead.
+ * Exits 1 when any trial failed. A failed trial is replayed with `--seed <its seed> --trials 1`
+ * (and the same `--faults`), and either `--duration` (the same time) or `--kill-after-line`
+ * (the same point in its output).
  */
 import { parseArgs } from "node:util"
-import { failureLine, summaryLines } from "./report.js"
+import { FAULT_KINDS, type FaultKind } from "./plan.js"
+import { failureLine, skippedLines, summaryLines } from "./report.js"
 import { runTrials } from "./trials.js"
 
 const { values } = parseArgs({
@@ -18,6 +24,7 @@ const { values } = parseArgs({
     trials: { type: "string", default: "200" },
     seed: { type: "string" },
     parallel: { type: "string", default: "2" },
+    faults: { type: "string", default: FAULT_KINDS.join(",") },
     duration: { type: "string" },
     "kill-after-line": { type: "string" },
   },
@@ -30,21 +37,28 @@ const number = (name: string, text: string) => {
 }
 const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : number("seed", values.seed)
 const trials = number("trials", values.trials)
+const faults = values.faults.split(",").map((name) => {
+  if (!(FAULT_KINDS as readonly string[]).includes(name))
+    throw new Error(`--faults takes some of ${FAULT_KINDS.join(",")}, not ${name}`)
+  return name as FaultKind
+})
 
 console.log(`durability: ${trials} trials from seed ${seed}`)
 const summary = await runTrials({
   trials,
   seed,
+  faults,
   parallel: number("parallel", values.parallel),
   ...(values.duration === undefined ? {} : { durationMs: number("duration", values.duration) }),
   ...(values["kill-after-line"] === undefined
     ? {}
     : { killAfterLine: number("kill-after-line", values["kill-after-line"]) }),
-  onStart: ({ durationMs, bundled }) => {
+  onStart: ({ durationMs, bundled, unsupported }) => {
+    for (const text of skippedLines(unsupported)) console.log(text)
     const how = bundled ? "bundled with esbuild" : "through tsx"
     const when =
       values["kill-after-line"] === undefined
-        ? `runs ${durationMs} ms to completion; kills drawn over [0, ${durationMs}] ms`
+        ? `runs ${durationMs} ms to completion; kills and faults drawn over [0, ${durationMs}] ms`
         : `is killed after line ${values["kill-after-line"]}`
     console.log(`the child (${how}) ${when}`)
   },

@@ -2,73 +2,125 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseAcks } from "./acks.js"
-import { holdWriteLock } from "./busy-lock.js"
-import { checkFile, type Finding } from "./check-file.js"
+import type { Finding } from "./check-storage.js"
+import { ChildWatch } from "./child-watch.js"
+import { diskFullStage } from "./disk-full.js"
 import { describeError } from "./integrity.js"
 import { type ChildCommand, runChild } from "./launch.js"
-import { planRun } from "./plan.js"
+import { type FaultKind, planRun, type RunPlan } from "./plan.js"
+import { type PostgresSource, postgresStage } from "./postgres-stage.js"
 import { killFraction } from "./prng.js"
+import { CHILD_DEADLINE_MS, misnamedFaults, type Stage, sqliteStage } from "./stage.js"
 
 export type TrialResult = {
   seed: number
+  fault: FaultKind
+  resume: "loop" | "prompt"
+  /** Why the trial's fault cannot run here: nothing ran. */
+  skipped?: string
+  /** When the kill or fault came, after the child's start. */
   killAtMs: number
   /** Lines the child printed before it died: `--kill-after-line` replays the trial by them. */
   lines: number
-  /** What the child had printed last when the kill landed, or that it had finished. */
+  /** Where the kill or fault landed: the child's last line when killed, else what the fault did. */
   landed: string
+  /** How many of the child's turns failed with a StorageError (it went on with loop()). */
+  failedTurns: number
   findings: Finding[]
   /** The whole trial: the child, then the checks. */
   elapsedMs: number
 }
 
-const FINISHED = "child finished before the kill"
-/** A child that is not killed (busy trials) must still finish: no trial may hang the run. */
-const CHILD_DEADLINE_MS = 60_000
+export type TrialContext = {
+  command: ChildCommand
+  durationMs: number
+  /** The faults a trial's seed draws from (plan.ts). */
+  faults: readonly FaultKind[]
+  /** The faults that cannot run here, and why. */
+  unsupported: ReadonlyMap<FaultKind, string>
+  postgres: PostgresSource
+  killAfterLine?: number | undefined
+}
 
 /**
- * One trial: a child on a fresh database file, SIGKILLed at `killFraction(seed) × durationMs`
- * after its start (or after `killAfterLine` lines, to replay one), then the checks on what it left.
+ * One trial: a child on fresh storage meets its fault at `killFraction(seed) × durationMs` after
+ * its start (a SIGKILL, or after `killAfterLine` lines to replay one; or one of the faults it
+ * lives through), then the checks on what it left.
  */
-export async function runTrial(
-  command: ChildCommand,
-  seed: number,
-  durationMs: number,
-  killAfterLine?: number,
-): Promise<TrialResult> {
+export async function runTrial(context: TrialContext, seed: number): Promise<TrialResult> {
   const started = performance.now()
+  const plan = planRun(seed, context.faults)
+  const killAtMs = Math.round(killFraction(seed) * context.durationMs)
+  const base = { seed, fault: plan.fault.kind, resume: plan.resume, killAtMs, lines: 0, failedTurns: 0 }
+  const skipped = context.unsupported.get(plan.fault.kind)
+  if (skipped) return { ...base, skipped, landed: `SKIPPED ${plan.fault.kind}`, findings: [], elapsedMs: 0 }
   const directory = mkdtempSync(join(tmpdir(), "agentloop-durability-"))
-  const killAtMs = Math.round(killFraction(seed) * durationMs)
+  const stage = await openStage(context, plan, directory, killAtMs).catch(describeError)
   try {
-    const file = join(directory, "agentloop.db")
-    const plan = planRun(seed)
-    const busy = plan.fault.kind === "busy" ? plan.fault : undefined
-    const kill = busy
-      ? { afterMs: CHILD_DEADLINE_MS }
-      : killAfterLine === undefined
-        ? { afterMs: killAtMs }
-        : { afterLine: killAfterLine }
-    const running = runChild(command, [file, String(seed)], kill)
-    // Not killed: another process holds the file's write lock for a while, and the child goes on.
-    if (busy) await holdWriteLock(file, killAtMs, busy.holdMs, CHILD_DEADLINE_MS)
-    const run = await running
-    const acks = parseAcks(run.lines)
-    const findings: Finding[] =
-      !run.killed && run.code !== 0
-        ? [{ check: "harness", detail: `the child exited with ${run.code}: ${lastLines(run.stderr)}` }]
-        : await checkFile(file, acks, plan).catch((error: unknown) => [
-            { check: "harness" as const, detail: `the checks crashed: ${describeError(error)}` },
-          ])
-    const landed = busy
-      ? `busy lock, ${acks.faults.length > 0 ? "past the retry bound: the child went on with loop()" : "within the retry bound"}`
-      : run.killed
-        ? acks.last
-        : FINISHED
-    const lines = run.lines.length
-    // A replay by lines reports when its kill actually came.
-    const killedAt = killAfterLine === undefined ? killAtMs : Math.round(run.elapsedMs)
-    return { seed, killAtMs: killedAt, lines, landed, findings, elapsedMs: performance.now() - started }
+    if (typeof stage === "string") {
+      const findings = [{ check: "harness" as const, detail: `the fault could not be set up: ${stage}` }]
+      return {
+        ...base,
+        landed: `${plan.fault.kind}, not set up`,
+        findings,
+        elapsedMs: performance.now() - started,
+      }
+    }
+    return {
+      ...base,
+      ...(await runStage(context, stage, plan, seed, killAtMs)),
+      elapsedMs: performance.now() - started,
+    }
   } finally {
+    if (typeof stage !== "string") await stage.dispose().catch(() => undefined)
     rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+function openStage(context: TrialContext, plan: RunPlan, directory: string, atMs: number): Promise<Stage> {
+  switch (plan.fault.kind) {
+    case "full":
+      return Promise.resolve().then(() => diskFullStage(directory, plan, atMs))
+    case "pg-terminate":
+    case "pg-restart":
+      return postgresStage(context.postgres, plan, atMs)
+    default:
+      return Promise.resolve(sqliteStage(directory, plan, atMs))
+  }
+}
+
+/** Runs the child with its fault, then the checks. */
+async function runStage(context: TrialContext, stage: Stage, plan: RunPlan, seed: number, killAtMs: number) {
+  const { killAfterLine } = context
+  const kill = !stage.kills
+    ? { afterMs: CHILD_DEADLINE_MS }
+    : killAfterLine === undefined
+      ? { afterMs: killAtMs }
+      : { afterLine: killAfterLine }
+  const watch = new ChildWatch()
+  const running = runChild(context.command, [String(seed), ...stage.args], kill, (text) => watch.line(text))
+  running.finally(() => watch.exit()).catch(() => undefined)
+  const [run, failed] = await Promise.all([running, stage.apply(watch).then(() => undefined, describeError)])
+  const acks = parseAcks(run.lines)
+  const findings: Finding[] = failed
+    ? [{ check: "harness", detail: `the fault failed: ${failed}` }]
+    : !run.killed && run.code !== 0
+      ? [{ check: "harness", detail: `the child exited with ${run.code}: ${lastLines(run.stderr)}` }]
+      : [
+          ...misnamedFaults(acks, plan.fault.kind),
+          ...(await stage
+            .check(acks, plan)
+            .catch((error: unknown) => [
+              { check: "harness" as const, detail: `the checks crashed: ${describeError(error)}` },
+            ])),
+        ]
+  return {
+    // A replay by lines reports when its kill actually came.
+    killAtMs: killAfterLine === undefined || !stage.kills ? killAtMs : Math.round(run.elapsedMs),
+    lines: run.lines.length,
+    landed: stage.landed(run.killed, acks),
+    failedTurns: acks.faults.length,
+    findings,
   }
 }
 
@@ -88,7 +140,7 @@ export async function measureDuration(
       Array.from({ length: Math.min(parallel, samples - first) }, async (_, offset) => {
         const directory = mkdtempSync(join(tmpdir(), "agentloop-durability-"))
         try {
-          return await runChild(command, [join(directory, "agentloop.db"), String(seed + first + offset)], {
+          return await runChild(command, [String(seed + first + offset), join(directory, "agentloop.db")], {
             afterMs: 60_000,
           })
         } finally {
