@@ -6,31 +6,38 @@ import type { Model } from "../provider/provider.js"
 import type { Info as SessionInfo } from "../session/info.js"
 import { abortable } from "./abortable.js"
 import type { LoopDeps } from "./loop-deps.js"
+import type { SystemPrompts } from "./system-prompts.js"
 
 type Settings = Pick<StreamInput, "temperature" | "topP" | "providerOptions"> & { system: string }
 
-/** The system prompt and sampling settings of one model call, after the `chat.system` and `chat.params` hooks. */
+/**
+ * The system prompt and sampling settings of one model call, after the `chat.system` and
+ * `chat.params` hooks. With `prompts`, a prompt no hook changes is the one kept there.
+ */
 export async function callSettings(
   deps: Pick<LoopDeps, "git" | "instructions" | "hooks" | "environment">,
   input: { session: SessionInfo; agent: AgentInfo; model: Model; user?: User; abort: AbortSignal },
+  prompts?: SystemPrompts,
 ): Promise<Settings> {
   const { session, agent, user } = input
   const environment = environmentOf(deps, session)
-  const blocks = systemPrompt({
+  const prompt = {
     agent,
     ...(environment ? { environment } : {}),
     instructions: deps.instructions,
     ...(user?.system === undefined ? {} : { user: user.system }),
-  })
+  }
   const about = { sessionID: session.id, agent, model: input.model.info, abort: input.abort }
-  const system = { system: blocks }
-  await abortable(deps.hooks["chat.system"]?.(about, system), input.abort)
+  const hook = deps.hooks["chat.system"]
+  const kept = hook || !prompts ? undefined : prompts(prompt)
+  const system = { system: kept === undefined ? systemPrompt(prompt) : [] }
+  await abortable(hook?.(about, system), input.abort)
   const params: Omit<Settings, "system"> = {
     ...(agent.temperature === undefined ? {} : { temperature: agent.temperature }),
     ...(agent.topP === undefined ? {} : { topP: agent.topP }),
   }
   await abortable(deps.hooks["chat.params"]?.(about, params), input.abort)
-  return { system: system.system.join("\n\n"), ...params }
+  return { system: kept ?? system.system.join("\n\n"), ...params }
 }
 
 /** What the runtime's `environment` option lets the model know about where it runs. */

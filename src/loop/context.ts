@@ -10,6 +10,7 @@ import type { LoopDeps } from "./loop-deps.js"
 import { MissingProviderError } from "./loop-errors.js"
 import { createModelCall, type ModelCall } from "./model-call.js"
 import { createPromptCache, type PromptCache } from "./prompt-cache.js"
+import { createSystemPrompts, type SystemPrompts } from "./system-prompts.js"
 
 /** What every part of one runtime's loop shares: its dependencies and the model call. */
 export type LoopContext = {
@@ -18,6 +19,8 @@ export type LoopContext = {
   compaction: CompactionTasks
   /** The history as model messages, converted once per message. */
   modelMessages: PromptCache
+  /** The system prompt steps send when no hook changes it, built again only when its inputs change. */
+  systemPrompts: SystemPrompts
   /** Sessions whose leftovers from a stopped process were closed (or that this loop ran). */
   repaired: Set<string>
   /** Sessions whose run storage failed under, with why, until their leftovers are closed. */
@@ -40,6 +43,7 @@ export function createLoopContext(deps: LoopDeps): LoopContext {
     call,
     compaction: createCompactionTasks(deps, call, provider),
     modelMessages: createPromptCache(),
+    systemPrompts: createSystemPrompts(),
     repaired: new Set(),
     storageFailures: new Map(),
     provider,

@@ -43,7 +43,7 @@ export async function step(
   const messages: ModelMessage[] = await context.modelMessages(history, model.info)
   const format = structuredFormat(user)
   if (finalStep) messages.push({ role: "user", content: format ? STRUCTURED_FINAL_STEP : MAX_STEPS })
-  const settings = await callSettings(deps, { session, agent, model, user, abort })
+  const settings = await callSettings(deps, { session, agent, model, user, abort }, context.systemPrompts)
   // A structured answer is a tool call the host asked for: no rule hides it, and the model
   // must call a tool every step until it gives it (on the last step, only this one).
   if (format) {

@@ -106,10 +106,17 @@ export function createProvider(options: ProviderOptions): Provider {
     ]),
   )
   const known = parsed.models.map(nameOf)
+  // Every step looks its model up: by provider, then model, with no key to build.
+  const byProvider = new Map<string, Map<string, Model>>()
+  for (const entry of parsed.models) {
+    const served = byProvider.get(entry.providerID) ?? new Map<string, Model>()
+    served.set(entry.modelID, models.get(idOf(entry))!)
+    byProvider.set(entry.providerID, served)
+  }
 
   function getModel(ref: ModelRef): Model {
-    const { providerID, modelID } = parseInput("model reference", ModelRef, ref)
-    const model = models.get(idOf({ providerID, modelID }))
+    const { providerID, modelID } = wellFormed(ref) ?? parseInput("model reference", ModelRef, ref)
+    const model = byProvider.get(providerID)?.get(modelID)
     if (!model) throw UnknownModelError.of({ providerID, modelID }, known)
     return model
   }
@@ -120,6 +127,19 @@ export function createProvider(options: ProviderOptions): Provider {
     smallModel: () => (parsed.small ? getModel(parsed.small) : undefined),
     models: () => [...models.values()],
   }
+}
+
+/**
+ * The IDs of a reference the ModelRef schema accepts as it is (an object, not an array, with
+ * two non-empty strings), read once each as the schema reads them; undefined for anything else,
+ * which the schema then checks to name what is wrong.
+ */
+function wellFormed(ref: unknown): ModelRef | undefined {
+  if (typeof ref !== "object" || ref === null || Array.isArray(ref)) return undefined
+  const { providerID, modelID } = ref as { providerID?: unknown; modelID?: unknown }
+  if (typeof providerID !== "string" || providerID === "") return undefined
+  if (typeof modelID !== "string" || modelID === "") return undefined
+  return { providerID, modelID }
 }
 
 function infoOf(ref: ModelRef): ModelInfo {

@@ -1,4 +1,5 @@
 import { disabled } from "../permission/rules.js"
+import { memoByRuleset } from "../permission/ruleset-memo.js"
 import type { Ruleset } from "../permission/schema.js"
 import type { Info } from "./tool.js"
 
@@ -16,6 +17,8 @@ export function createToolRegistry(
 ) {
   const byID = new Map<string, Info>()
   for (const tool of tools) byID.set(tool.id, tool)
+  // Wildcard matching of every tool against the rules, which change rarely between steps.
+  const disabledBy = memoByRuleset((ruleset) => disabled(byID.keys(), ruleset))
 
   return {
     all(): Info[] {
@@ -31,7 +34,7 @@ export function createToolRegistry(
      * and not switched off by the prompt's `tools` map (`{ bash: false }`), described for those rules.
      */
     enabled(input: { ruleset: Ruleset; switches?: Record<string, boolean> | undefined }): Info[] {
-      const off = disabled(byID.keys(), input.ruleset)
+      const off = disabledBy(input.ruleset)
       return [...byID.values()]
         .filter((tool) => !off.has(tool.id) && input.switches?.[tool.id] !== false)
         .map((tool) => {
