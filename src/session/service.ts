@@ -4,6 +4,7 @@ import { NotFoundError } from "../error/not-found.js"
 import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part, Tokens } from "../message/part.js"
+import { markBuilt, writeMarked } from "../storage/built-row.js"
 import type { StorageWrite } from "../storage/port.js"
 import { VERSION } from "../version.js"
 import type { SessionDeps } from "./deps.js"
@@ -136,11 +137,16 @@ export function createSessionService(deps: SessionDeps) {
       time: { ...current.time, updated: Date.now() },
     }
     if (!message && parts.length === 0) return save(info)
-    await storage.write([
-      ...(message ? [{ type: "message.put" as const, info: message }] : []),
-      ...parts.map((part) => ({ type: "part.put" as const, part })),
-      { type: "session.put", info },
-    ])
+    // The totals are built here from a stored session and a checked usage; the message and
+    // parts are the caller's, marked when the processor built them.
+    markBuilt(info)
+    await writeMarked([info, ...(message ? [message] : []), ...parts], () =>
+      storage.write([
+        ...(message ? [{ type: "message.put" as const, info: message }] : []),
+        ...parts.map((part) => ({ type: "part.put" as const, part })),
+        { type: "session.put", info },
+      ]),
+    )
     if (message) bus.publish("message.updated", { sessionID: message.sessionID, info: message })
     for (const part of parts) bus.publish("message.part.updated", { sessionID: part.sessionID, part })
     bus.publish("session.updated", { sessionID: info.id, info })

@@ -3,13 +3,15 @@ import { isID } from "../id/identifier.js"
 import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
+import { writeMarked } from "../storage/built-row.js"
 import type { SessionDeps } from "./deps.js"
 import { creationFloor, sessionFloor } from "./floor.js"
 import { PartDelta, SaveMessageInput } from "./input.js"
 
 /**
  * The low-level writers the processor and custom loops use. Each writes one row (rows are
- * validated by storage) and publishes its event; a delta is only published.
+ * validated by storage, except those the processor marked as its own: see markBuilt) and
+ * publishes its event; a delta is only published.
  */
 export function createMessageWriters(deps: SessionDeps) {
   const { storage, bus, ids } = deps
@@ -29,7 +31,7 @@ export function createMessageWriters(deps: SessionDeps) {
 
     async updateMessage(info: MessageInfo): Promise<MessageInfo> {
       deps.assertOpen()
-      await storage.write([{ type: "message.put", info }])
+      await writeMarked([info], () => storage.write([{ type: "message.put", info }]))
       deps.messageOwners?.record(info.id, info.sessionID)
       bus.publish("message.updated", { sessionID: info.sessionID, info })
       return info
@@ -39,10 +41,12 @@ export function createMessageWriters(deps: SessionDeps) {
     async saveMessage(message: WithParts): Promise<WithParts> {
       deps.assertOpen()
       try {
-        await storage.write([
-          { type: "message.put", info: message.info },
-          ...message.parts.map((part) => ({ type: "part.put" as const, part })),
-        ])
+        await writeMarked([message.info, ...message.parts], () =>
+          storage.write([
+            { type: "message.put", info: message.info },
+            ...message.parts.map((part) => ({ type: "part.put" as const, part })),
+          ]),
+        )
       } catch (error) {
         // Storage checks every row against the same schemas and writes nothing when one fails;
         // the input is checked only then, to name a malformed field as the caller wrote it.
@@ -58,7 +62,7 @@ export function createMessageWriters(deps: SessionDeps) {
 
     async updatePart<P extends Part>(part: P): Promise<P> {
       deps.assertOpen()
-      await storage.write([{ type: "part.put", part }])
+      await writeMarked([part], () => storage.write([{ type: "part.put", part }]))
       bus.publish("message.part.updated", { sessionID: part.sessionID, part })
       return part
     },

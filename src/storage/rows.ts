@@ -5,6 +5,7 @@ import { quote, truncate } from "../error/quote.js"
 import { Info as MessageInfo } from "../message/info.js"
 import { Part } from "../message/part.js"
 import { Info as SessionInfo } from "../session/info.js"
+import { isBuilt } from "./built-row.js"
 import { CorruptRowError } from "./corrupt-row.js"
 import { encodeJson } from "./json-encoding.js"
 import type { StorageWrite } from "./port.js"
@@ -69,8 +70,9 @@ export const ROW_FORMAT = 1
 /**
  * The stamp an adapter stores beside each session, message and part row it writes, so that it
  * can tell its own rows from rows someone else wrote. Rows reach storage only through
- * validateWrites, so a row carrying the current stamp already passed these very schemas and
- * reading it back needs `JSON.parse` only; a row without it (written by another program, by
+ * validateWrites, so a row carrying the current stamp already passed these very schemas (or was
+ * built by the runtime from values that did, see markBuilt) and reading it back needs
+ * `JSON.parse` only; a row without it (written by another program, by
  * hand, or before stamps existed) or with another stamp (written by a version whose schemas
  * differ) is validated on read and fails with CorruptRowError when it does not match.
  *
@@ -123,7 +125,8 @@ export type EncodedWrite = { write: StorageWrite; json: string | undefined }
  * Validates a batch before an adapter applies it, so nothing invalid is ever written: a batch
  * that is not an array, a write of unknown type, a key or ID that is not a string, a row that
  * fails its schema, a value that is not JSON, or a row or value JSON cannot encode (a BigInt, a
- * cycle) fails with InvalidInputError naming the write.
+ * cycle) fails with InvalidInputError naming the write. A row the runtime marked as built from
+ * checked values (see markBuilt) skips its schema parse, and only that.
  */
 export function validateWrites(writes: unknown): StorageWrite[] {
   return encodeWrites(writes).map((encoded) => encoded.write)
@@ -222,6 +225,7 @@ export function refuseParentCycle(
 }
 
 function validRow<K extends RowKind>(kind: K, row: unknown, at: string): RowOf<K> {
+  if (isBuilt(row)) return row as RowOf<K>
   const parsed = schemas[kind].safeParse(row)
   if (parsed.success) return parsed.data as RowOf<K>
   const rowID = (row as { id?: unknown } | undefined)?.id
