@@ -1,8 +1,9 @@
 /**
- * GitSnapshot at the cost it has in a session: `track` at each step's start, `track` and
- * `patch` at its end, over a 10,000-file tree with a few files changed per step. Against a
- * plain `git add --all && git write-tree` on a normal index (then `diff-tree` against the
- * step's first tree), the least any git-based snapshot can do. `npm run bench -- snapshot`.
+ * GitSnapshot at the cost it has in a session, over a 10,000-file tree with a few files changed
+ * per step: a scan (a turn's first step, a step after a command), and a step's end as the
+ * processor asks for it, scanning or from the files the step's tools declared (issue 32).
+ * Against a plain `git add --all && git write-tree` on a normal index (with `diff-tree` for the
+ * old track + patch row), the least any git-based snapshot can do. `npm run bench -- snapshot`.
  */
 import { execFile } from "node:child_process"
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
@@ -37,13 +38,26 @@ async function buildTree(root: string): Promise<string[]> {
   return files
 }
 
-/** Rewrites a few files, different ones each round, as a model step would. */
-async function changeSome(files: readonly string[], round: number): Promise<void> {
-  const changes = Array.from({ length: CHANGED_PER_STEP }, (_, index) => {
-    const file = files[(round * 7919 + index * 104_729) % files.length]!
-    return writeFile(file, `// round ${round}\nexport const changed = ${index}\n`)
-  })
-  await Promise.all(changes)
+/** Rewrites a few files, different ones each round, as a model step would; returns their paths. */
+async function changeSome(files: readonly string[], round: number): Promise<string[]> {
+  const changed = Array.from(
+    { length: CHANGED_PER_STEP },
+    (_, index) => files[(round * 7919 + index * 104_729) % files.length]!,
+  )
+  await Promise.all(
+    changed.map((file, index) => writeFile(file, `// round ${round}\nexport const changed = ${index}\n`)),
+  )
+  return changed
+}
+
+/** Creates a few new files in new directories, as a step of `write` calls would; returns their paths. */
+async function createSome(root: string, round: number): Promise<string[]> {
+  const created = Array.from({ length: CHANGED_PER_STEP }, (_, index) =>
+    path.join(root, `src/new-${round}/file-${index}.ts`),
+  )
+  await mkdir(path.join(root, `src/new-${round}`), { recursive: true })
+  await Promise.all(created.map((file) => writeFile(file, `export const round = ${round}\n`)))
+  return created
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
@@ -68,6 +82,8 @@ function baseline(workTree: string, gitDir: string) {
   }
 }
 
+type Row = { ours: number[]; base: number[] }
+
 export async function runSnapshotBench() {
   const root = await mkdtemp(path.join(os.tmpdir(), "agentloop-bench-snapshot-"))
   try {
@@ -79,30 +95,74 @@ export async function runSnapshotBench() {
 
     const [, coldMs] = await timed(() => snapshot.track())
     const [, baselineColdMs] = await timed(() => plain.track())
-    const rows = {
-      track: [] as number[],
-      step: [] as number[],
-      baseTrack: [] as number[],
-      baseStep: [] as number[],
+    const row = (): Row => ({ ours: [], base: [] })
+    const rows = { track: row(), step: row(), scanned: row(), known: row(), created: row() }
+    const check = (patch: { files: string[] }) => {
+      if (patch.files.length !== CHANGED_PER_STEP) throw new Error(`patch found ${patch.files.length} files`)
     }
     for (let round = 0; round < ROUNDS; round++) {
-      await changeSome(files, 2 * round)
+      // Before issue 32: a full track at the step's start, a full track and patch at its end.
+      await changeSome(files, 4 * round)
       const [hash, trackMs] = await timed(() => snapshot.track())
       const [baseHash, baseTrackMs] = await timed(() => plain.track())
-      await changeSome(files, 2 * round + 1)
+      await changeSome(files, 4 * round + 1)
       const [patch, stepMs] = await timed(async () => {
         await snapshot.track()
         return snapshot.patch(hash!)
       })
       const [, baseStepMs] = await timed(async () => plain.changed(baseHash, await plain.track()))
-      if (patch.files.length !== CHANGED_PER_STEP) throw new Error(`patch found ${patch.files.length} files`)
-      rows.track.push(trackMs)
-      rows.step.push(stepMs)
-      rows.baseTrack.push(baseTrackMs)
-      rows.baseStep.push(baseStepMs)
+      check(patch)
+      rows.track.ours.push(trackMs)
+      rows.track.base.push(baseTrackMs)
+      rows.step.ours.push(stepMs)
+      rows.step.base.push(baseStepMs)
+
+      // Since: a step's end as the processor runs it, after a command (full scan) ...
+      const start = (await snapshot.track())!
+      await plain.track()
+      await changeSome(files, 4 * round + 2)
+      const [scanned, scannedMs] = await timed(async () => {
+        const after = (await snapshot.track())!
+        return { after, patch: await snapshot.patch(start, { from: after, changed: [] }) }
+      })
+      const [, baseScannedMs] = await timed(() => plain.track())
+      check(scanned.patch)
+      rows.scanned.ours.push(scannedMs)
+      rows.scanned.base.push(baseScannedMs)
+
+      // ... and after only `write` and `edit` calls, which declare the files they change.
+      const edited = await changeSome(files, 4 * round + 3)
+      const [knownPatch, knownMs] = await timed(async () => {
+        const after = (await snapshot.track({ from: scanned.after, changed: edited }))!
+        return snapshot.patch(scanned.after, { from: after, changed: [] })
+      })
+      const [, baseKnownMs] = await timed(() => plain.track())
+      check(knownPatch)
+      rows.known.ours.push(knownMs)
+      rows.known.base.push(baseKnownMs)
+
+      const from = (await snapshot.track())!
+      await plain.track()
+      const created = await createSome(workTree, round)
+      const [createdPatch, createdMs] = await timed(async () => {
+        const after = (await snapshot.track({ from, changed: created }))!
+        return snapshot.patch(from, { from: after, changed: [] })
+      })
+      const [, baseCreatedMs] = await timed(() => plain.track())
+      check(createdPatch)
+      rows.created.ours.push(createdMs)
+      rows.created.base.push(baseCreatedMs)
+      // Not timed: the scan after new files records them in the index, which the next round's
+      // first track would otherwise pay for.
+      await snapshot.track()
     }
-    const ratio = (ours: number[], base: number[]) => median(ours.map((value, index) => value / base[index]!))
     const format = (ms: number) => ms.toFixed(1)
+    const line = (name: string, { ours, base }: Row) => [
+      name,
+      format(median(ours)),
+      format(median(base)),
+      median(ours.map((value, index) => value / base[index]!)).toFixed(2),
+    ]
     console.log(
       `GitSnapshot, ${files.length} files, ${CHANGED_PER_STEP} changed per step, ${ROUNDS} rounds\n`,
     )
@@ -110,19 +170,16 @@ export async function runSnapshotBench() {
       ["operation", "GitSnapshot (ms)", "plain git (ms)", "ratio"],
       [
         ["first track (cold)", format(coldMs), format(baselineColdMs), (coldMs / baselineColdMs).toFixed(2)],
-        [
-          "track (median)",
-          format(median(rows.track)),
-          format(median(rows.baseTrack)),
-          ratio(rows.track, rows.baseTrack).toFixed(2),
-        ],
-        [
-          "track + patch (median)",
-          format(median(rows.step)),
-          format(median(rows.baseStep)),
-          ratio(rows.step, rows.baseStep).toFixed(2),
-        ],
+        line("track (median)", rows.track),
+        line("track + patch, both scanning (median)", rows.step),
+        line("step end, full scan (median)", rows.scanned),
+        line("step end, 5 edited files known (median)", rows.known),
+        line("step end, 5 new files known (median)", rows.created),
       ],
+    )
+    console.log(
+      "\nplain git: add --all + write-tree; for track + patch, add --all + write-tree + diff-tree. " +
+        "Step end: track and patch as the processor calls them (patch from the state track returned).",
     )
   } finally {
     await rm(root, { recursive: true, force: true })

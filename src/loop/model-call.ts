@@ -20,6 +20,8 @@ export type CallInput = {
   request: StreamInput
   /** Tool parts of the turn so far, for the doom-loop guard. */
   turn?: ToolPart[]
+  /** The state the files are in, when the step before ended there (see CreateInput.snapshotFrom). */
+  snapshotFrom?: string | undefined
   /** The answer is a compaction summary. */
   summary?: boolean
 }
@@ -70,6 +72,8 @@ export function createModelCall(deps: LoopDeps) {
         ...(deps.streamIdleTimeoutMs === undefined ? {} : { idleTimeoutMs: deps.streamIdleTimeoutMs }),
         ...(input.turn ? { turn: input.turn } : {}),
         ...(deps.snapshot && !input.summary ? { snapshot: deps.snapshot } : {}),
+        // A failed attempt may have changed files before it was dropped: a retry scans.
+        ...(input.snapshotFrom && attempt === 0 ? { snapshotFrom: input.snapshotFrom } : {}),
       })
       const outcome = await processor.process(input.request)
       const error = processor.message().error

@@ -8,6 +8,7 @@ import type { LoopContext } from "./context.js"
 import { DOOM_LOOP_THRESHOLD } from "./doom-loop.js"
 import { turnToolParts } from "./exit-rule.js"
 import type { CallResult } from "./model-call.js"
+import { previousStepEnd } from "./previous-step-end.js"
 import {
   STRUCTURED_FINAL_STEP,
   STRUCTURED_OUTPUT_SYSTEM,
@@ -73,5 +74,6 @@ export async function step(
     // Repeats are counted over the last few calls; twice the threshold leaves room for calls
     // whose IDs a provider reuses, which the guard skips.
     turn: turnToolParts(history, user.id, DOOM_LOOP_THRESHOLD * 2),
+    snapshotFrom: previousStepEnd(history, user, stepNumber),
   })
 }

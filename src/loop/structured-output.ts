@@ -54,6 +54,7 @@ export function structuredFormat(user: User): JsonSchemaFormat | undefined {
 export function structuredOutputTool(format: JsonSchemaFormat): ToolInfo {
   return define(STRUCTURED_OUTPUT_TOOL, {
     description: DESCRIPTION,
+    fileChanges: "none",
     parameters: formatSchema(format),
     // The model is shown the schema exactly as the host wrote it.
     inputSchema: () => format.schema,

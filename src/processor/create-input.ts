@@ -35,6 +35,13 @@ export type CreateInput = {
   abort: AbortSignal
   /** When given, each step records a snapshot and a patch part listing the files it changed. */
   snapshot?: Snapshot
+  /**
+   * The state the files are in as the call starts, when the caller knows it: the step before
+   * it, in the same turn, ended there and nothing else ran since. The call's first step then
+   * starts from it instead of scanning the tree. Leave it out at a turn's first step (the user
+   * may have changed files between turns) and after anything that may have changed files.
+   */
+  snapshotFrom?: string
   /** Tool parts of earlier steps of this turn, oldest first: the doom-loop guard looks at them. */
   turn?: ToolPart[]
   /** The runtime's `tool.before`, `tool.after` and `text.complete` hooks. */

@@ -6,7 +6,8 @@ import { toAITools } from "../tool/ai-tools.js"
 import { closeUnfinished } from "./close.js"
 import type { CreateInput } from "./create-input.js"
 import { StreamStalled, untilAborted } from "./read-stream.js"
-import { finishStep, startStep, track } from "./step-events.js"
+import { finishStep, startStep } from "./step-events.js"
+import { callStart } from "./step-snapshot.js"
 import type { ProcessResult, StreamInput } from "./stream-input.js"
 import { handleText } from "./text-events.js"
 import { toolContext, toolHooks } from "./tool-context.js"
@@ -41,7 +42,7 @@ export function create(input: CreateInput) {
       const call = new AbortController()
       const endCall = () => call.abort(abort.reason)
       abort.addEventListener("abort", endCall, { once: true })
-      turn.callSnapshot = track(turn)
+      turn.callSnapshot = callStart(turn)
       try {
         const tools = toAITools(
           request.tools ?? [],

@@ -1,12 +1,13 @@
 import { Decimal } from "decimal.js"
 import type { Part } from "../message/part.js"
 import { getUsage } from "../session/usage.js"
+import { laterStepStart, stepEnd } from "./step-snapshot.js"
 import type { Stream, Turn } from "./turn.js"
 
 /** A step's start: a step-start part, with a snapshot of the files when a Snapshot port is given. */
 export async function startStep(turn: Turn): Promise<void> {
   // The call's first step starts from the state recorded when the call started.
-  const recorded = turn.callSnapshotUsed ? track(turn) : turn.callSnapshot
+  const recorded = turn.callSnapshotUsed ? laterStepStart(turn) : turn.callSnapshot
   turn.callSnapshotUsed = true
   turn.stepSnapshot = await recorded
   const snapshot = turn.stepSnapshot ? { snapshot: turn.stepSnapshot } : {}
@@ -20,13 +21,13 @@ export async function startStep(turn: Turn): Promise<void> {
  * changes after.
  */
 export async function finishStep(turn: Turn, part: Extract<Stream, { type: "finish-step" }>): Promise<void> {
-  const { message, snapshot } = turn
+  const { message } = turn
   const usage = getUsage({ model: turn.model.info, usage: part.usage, metadata: part.providerMetadata })
   message.finish = part.finishReason
   message.cost = new Decimal(message.cost).plus(usage.cost).toNumber()
   if (usage.costUnknown) message.costUnknown = true
   message.tokens = usage.tokens
-  const after = snapshot ? await track(turn) : undefined
+  const { snapshot: after, patch } = await stepEnd(turn)
   const parts: Part[] = [
     {
       ...turn.newPart(),
@@ -37,19 +38,11 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
       tokens: usage.tokens,
     },
   ]
-  if (snapshot && turn.stepSnapshot) {
-    const patch = await snapshot.patch(turn.stepSnapshot).catch(() => undefined)
-    if (patch && patch.files.length > 0)
-      parts.push({ ...turn.newPart(), type: "patch", hash: patch.hash, files: patch.files })
-  }
+  if (patch && patch.files.length > 0)
+    parts.push({ ...turn.newPart(), type: "patch", hash: patch.hash, files: patch.files })
   turn.stepSnapshot = undefined
   message.time.completed = Date.now()
   const written = structuredClone(message)
   await turn.write(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
   turn.settled = { message: JSON.stringify(message), writes: turn.writes }
-}
-
-/** A Snapshot that fails costs the step its patch, not the turn. */
-export function track(turn: Turn): Promise<string | undefined> {
-  return turn.snapshot ? turn.snapshot.track().catch(() => undefined) : Promise.resolve(undefined)
 }

@@ -9,6 +9,7 @@ import type { ToolHooks } from "../tool/ai-tools.js"
 import type { Context } from "../tool/tool.js"
 import { asksForPaths } from "./asks-for-paths.js"
 import { inputRecord } from "./parts.js"
+import { willChange } from "./step-snapshot.js"
 import type { StreamInput } from "./stream-input.js"
 import type { Turn } from "./turn.js"
 
@@ -40,6 +41,7 @@ export function toolContext(turn: Turn, streamInput: StreamInput) {
       directory: turn.message.path.cwd,
     }),
     evaluate: evaluateUnder(streamInput.ruleset ?? []),
+    willChange: (file) => willChange(turn, file),
   })
 }
 
@@ -92,6 +94,8 @@ export function toolHooks(turn: Turn, earlierCalls: readonly ToolPart[]): ToolHo
       await turn.writePart(part)
     },
     before: async (tool, args, context) => {
+      // A tool that does not say which files it changes may change any: the step's end scans.
+      if (tool.fileChanges === undefined) turn.stepChanges = undefined
       await guardDoomLoop(turn, earlierCalls, tool.id, args, context)
       const output = { args }
       const about = { sessionID, tool: tool.id, callID: context.callID, abort: context.abort }

@@ -46,8 +46,17 @@ export function createTurn(input: CreateInput) {
      * the state it changes from is recorded, or the change would be missing from every patch.
      */
     callSnapshot: Promise.resolve(undefined) as Promise<string | undefined>,
-    /** A step already started from `callSnapshot`; a later one records its own. */
+    /** A step already started from `callSnapshot`; a later one starts where the one before it ended. */
     callSnapshotUsed: false,
+    /** The state the call starts from, when the step before it ended there (see CreateInput). */
+    snapshotFrom: input.snapshot ? input.snapshotFrom : undefined,
+    /** The state the call's last step ended in. */
+    lastStepEnd: undefined as string | undefined,
+    /**
+     * The files the step's tools said they change (absolute paths); undefined once a tool ran
+     * that may change any file, so that the step's end scans the whole tree.
+     */
+    stepChanges: new Set<string>() as Set<string> | undefined,
     /** A user's "no" ended the turn. */
     blocked: false,
     /** Whether a rejection ends the turn ("stop") or goes back to the model. */

@@ -38,6 +38,7 @@ Ask related questions together in one call rather than one call each. The answer
 export function createQuestionTool(ask: QuestionAsk): ToolInfo<typeof QuestionToolParameters> {
   return define("question", {
     description: DESCRIPTION,
+    fileChanges: "none",
     parameters: QuestionToolParameters,
     async execute({ questions }, context) {
       // A rejection (QuestionRejectedError) is left to propagate: the processor stops the loop on it.

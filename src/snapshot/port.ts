@@ -8,11 +8,16 @@ import type { FileDiff as FileDiffType } from "./schema.js"
 export interface Snapshot {
   /**
    * Records the current state; returns its hash, or undefined when nothing can be tracked (no
-   * `git`, a directory it cannot write to): sessions then go on without patches.
+   * `git`, a directory it cannot write to): sessions then go on without patches. With `known`,
+   * the caller vouches that the files differ from the state `known.from` at most in
+   * `known.changed`, so the tree need not be scanned; an implementation may ignore it.
    */
-  track(): Promise<string | undefined>
-  /** The files changed between the state `hash` and the current one; `hash` is returned as given. */
-  patch(hash: string): Promise<Snapshot.Patch>
+  track(known?: Snapshot.Known): Promise<string | undefined>
+  /**
+   * The files changed between the state `hash` and the current one; `hash` is returned as given.
+   * `known` says what the current state is, as for `track`; an implementation may ignore it.
+   */
+  patch(hash: string, known?: Snapshot.Known): Promise<Snapshot.Patch>
   /** What changed from `from` to `to` (the current state when absent), file by file. */
   diff(from: string, to?: string): Promise<Snapshot.FileDiff[]>
   /** Puts every file recorded in `hash` back as it was; files it did not record are left alone. */
@@ -25,6 +30,13 @@ export interface Snapshot {
 }
 
 export declare namespace Snapshot {
+  /**
+   * What the caller knows of the current state: it is the recorded state `from` except, at
+   * most, for the files in `changed` (absolute paths, or relative to the tracked directory;
+   * a directory stands for all it holds). Naming a file that did not change is harmless; leaving
+   * out one that did makes the recorded state miss it.
+   */
+  type Known = { from: string; changed: readonly string[] }
   /** The files one step changed, and the state before it. */
   type Patch = { hash: string; files: string[] }
   /** What one file looked like before and after a change (empty text for binary files). */

@@ -51,6 +51,7 @@ export function createTodoTools(todos: Pick<Todos, "get" | "set">) {
   return [
     define("todowrite", {
       description: WRITE_DESCRIPTION,
+      fileChanges: "none",
       parameters: TodoWriteParameters,
       async execute(args, context) {
         await context.ask({ permission: "todowrite", patterns: ["*"], always: ["*"] })
@@ -59,6 +60,7 @@ export function createTodoTools(todos: Pick<Todos, "get" | "set">) {
     }),
     define("todoread", {
       description: READ_DESCRIPTION,
+      fileChanges: "none",
       parameters: TodoReadParameters,
       async execute(_args, context) {
         await context.ask({ permission: "todoread", patterns: ["*"], always: ["*"] })

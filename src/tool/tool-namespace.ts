@@ -7,6 +7,7 @@ export {
   type Context,
   define,
   type ExecuteResult,
+  type FileChanges,
   type Info,
   type JSONSchemaObject,
   type ProviderTool,

@@ -47,6 +47,14 @@ export type Context = {
    * builds without it; a tool then asks.
    */
   evaluate?(permission: string, pattern: string): Promise<Action>
+  /**
+   * Tells the runtime that the call is about to change (write, create or delete) the file at
+   * `path`: absolute, or relative to `directory`. Call it before the change, so that a write that
+   * fails half way still counts. A tool whose `fileChanges` is "declared" must call it for every
+   * file it changes: the step's snapshot then records those files without scanning the tree.
+   * Absent from contexts a host builds without it.
+   */
+  willChange?(path: string): void
 }
 
 /** A file a tool returns besides its text output, e.g. an image it read. */
@@ -103,8 +111,18 @@ export type Info<Parameters extends z.ZodType = z.ZodType, Returns extends Execu
   inputSchema?: () => JSONSchemaObject | PromiseLike<JSONSchemaObject>
   /** Set for a tool the model's provider defines; see `ProviderTool`. */
   provider?: ProviderTool
+  /**
+   * What the tool does to the files of the directory, so that snapshots need not scan it: "none"
+   * (it changes no file), "declared" (it calls `context.willChange` for each file it changes).
+   * Left out: it may change any file (commands, MCP and most host tools), and the step it runs
+   * in ends with a scan of the whole tree. See docs/snapshot.md.
+   */
+  fileChanges?: FileChanges
   execute(args: z.output<Parameters>, context: Context): Promise<Returns>
 }
+
+/** See `Info.fileChanges`. */
+export type FileChanges = "none" | "declared"
 
 /** What a tool's id may be: the characters every provider accepts in a tool name. */
 export const TOOL_ID = /^[a-zA-Z0-9_-]{1,64}$/
@@ -133,6 +151,7 @@ const Definition = z.object({
       executed: z.boolean(),
     })
     .optional(),
+  fileChanges: z.enum(["none", "declared"]).optional(),
   execute: z.custom<Info["execute"]>((value) => typeof value === "function", {
     message: "expected a function",
   }),

@@ -32,6 +32,7 @@ export function editTool(options: PathOptions): Info<typeof Parameters> {
   const shared = { ...options, lock: options.lock ?? createPathLock() }
   return define("edit", {
     description: DESCRIPTION,
+    fileChanges: "declared",
     parameters: Parameters,
     async execute(args, context) {
       const target = await resolveTarget(args.filePath, shared)

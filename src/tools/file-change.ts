@@ -56,6 +56,7 @@ export async function changeFile<T extends Change>(
     )
     const current = await readCurrent(context, target, options)
     const change = sameFile(seen, current) ? proposed : await plan(current)
+    context.willChange?.(target.real)
     await options.operations.writeFile(target.real, change.data, { signal: context.abort })
     const diff = change === proposed ? asked : diffFiles(target.display, change.before, change.after)
     return { change, diff, current }

@@ -23,6 +23,7 @@ const DESCRIPTION = `Finds files by name with a glob pattern ("**/*.ts", "src/**
 export function globTool(options: PathOptions): Info<typeof Parameters> {
   return define("glob", {
     description: DESCRIPTION,
+    fileChanges: "none",
     parameters: Parameters,
     async execute(args, context) {
       checkGlob(args.pattern, "pattern")

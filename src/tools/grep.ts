@@ -45,6 +45,7 @@ export function grepTool(options: GrepOptions): Info<typeof Parameters> {
   const hasRipgrep = options.hasRipgrep ?? ripgrepProbe(options.operations, options.directory)
   return define("grep", {
     description: DESCRIPTION,
+    fileChanges: "none",
     parameters: Parameters,
     async execute(args, context) {
       const ripgrep = await hasRipgrep()

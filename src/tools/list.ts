@@ -27,6 +27,7 @@ type Node = { path: string; name: string; directory: boolean }
 export function listTool(options: PathOptions): Info<typeof Parameters> {
   return define("list", {
     description: DESCRIPTION,
+    fileChanges: "none",
     parameters: Parameters,
     async execute(args, context) {
       const scope = await searchScope("list", args.path, context, options)

@@ -38,6 +38,7 @@ const DESCRIPTION = `Reads a file from the file system.
 export function readTool(options: PathOptions): Info<typeof Parameters> {
   return define("read", {
     description: DESCRIPTION,
+    fileChanges: "none",
     parameters: Parameters,
     async execute(args, context) {
       const { operations } = options

@@ -21,6 +21,7 @@ export function writeTool(options: PathOptions): Info<typeof Parameters> {
   const shared = { ...options, lock: options.lock ?? createPathLock() }
   return define("write", {
     description: DESCRIPTION,
+    fileChanges: "declared",
     parameters: Parameters,
     async execute(args, context) {
       const target = await resolveTarget(args.filePath, shared)

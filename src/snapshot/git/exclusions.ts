@@ -49,7 +49,11 @@ export function isExcluded(file: string, exclusions: readonly string[]): boolean
 }
 
 /** `target` relative to the work tree ("" for the work tree itself), or undefined when outside it. */
-async function inside(directory: string, workTree: string, target: string): Promise<string | undefined> {
+export async function inside(
+  directory: string,
+  workTree: string,
+  target: string,
+): Promise<string | undefined> {
   const spelled = relativeInside(directory, target)
   if (spelled !== undefined) return spelled
   return relativeInside(workTree, await realPathOf(target))

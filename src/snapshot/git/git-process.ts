@@ -11,6 +11,8 @@ export type GitContext = {
   gitDir: string
   /** The tracked directory (its real path). */
   workTree: string
+  /** The tracked directory as the host spelled it, resolved: paths under it need no real path. */
+  directory: string
   /** Paths no command records, compares or writes: relative to the work tree (see resolveExclusions). */
   exclusions: readonly string[]
   /** The environment every command gets (see gitEnvironment). */

@@ -9,11 +9,15 @@ import { restoreState, revertFiles } from "./checkout.js"
 import { SnapshotDataDirError } from "./data-dir-error.js"
 import { GitCommandError } from "./git-command-error.js"
 import { type GitContext, runGit } from "./git-process.js"
+import { type Recorded, readSettings, recordKnown, type Settings } from "./known-changes.js"
+import { type LooseObjects, looseObjects } from "./loose-objects.js"
+import { joinNul } from "./nul.js"
 import { withPrivateIndex } from "./private-index.js"
 import { defaultDataDir, openRepository } from "./repository.js"
 import { Patches, planRevert } from "./revert-plan.js"
 import { recordTree, stage } from "./stage.js"
 import { changedFiles, treeDiff } from "./tree-diff.js"
+import { changedBetween } from "./tree-edit.js"
 
 /**
  * What `new GitSnapshot(options)` takes: the directory to track, where its git dir lives, the
@@ -67,6 +71,7 @@ const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
  *
  * Calls on one instance run one at a time. Instances and processes tracking one directory
  * share its git dir safely: each call works on its own copy of the index (see withPrivateIndex).
+ * Given the changes it is told of (Snapshot.Known), it records them alone, without git.
  *
  * Without `git`, or with a data dir it cannot write, `track()` resolves undefined (see
  * `unavailableReason`) and the other methods reject with SnapshotUnavailableError, as they
@@ -80,6 +85,15 @@ export class GitSnapshot implements Snapshot {
   readonly #queue = createSerialQueue()
   #repository: Promise<GitContext> | undefined
   #unavailableReason: string | undefined
+  #objects: LooseObjects | undefined
+  #settings: Promise<Settings> | undefined
+  /**
+   * Files that states recorded from known changes added or removed, which the index does not
+   * have yet. The index tells `git add --all` which files are tracked (and so recorded however
+   * large or ignored they become): the next scan first puts these in, so that it records what
+   * it would have recorded had every state been scanned.
+   */
+  readonly #unindexed = new Map<string, string>()
 
   constructor(options: GitSnapshotOptions) {
     const parsed = parseInput("GitSnapshot options", Options, options)
@@ -95,11 +109,18 @@ export class GitSnapshot implements Snapshot {
     return this.#unavailableReason
   }
 
-  track(): Promise<string | undefined> {
+  /**
+   * Records the current state. With `known`, only the files it names are read again (no scan,
+   * and no git process unless one of them is new): see Snapshot.Known. When only a scan can tell
+   * (a `.gitignore` among them, a directory or link, a state not held here), it scans.
+   */
+  track(known?: Snapshot.Known): Promise<string | undefined> {
     return this.#queue.run(async () => {
       try {
         const context = await this.#open()
-        const hash = await withPrivateIndex(context.gitDir, (indexFile) => recordTree(context, indexFile))
+        const recorded = known ? await this.#recordKnown(context, known) : undefined
+        const hash =
+          recorded?.tree ?? (await this.#scanning(context, (indexFile) => recordTree(context, indexFile)))
         this.#unavailableReason = undefined
         return hash
       } catch (error) {
@@ -109,27 +130,33 @@ export class GitSnapshot implements Snapshot {
     })
   }
 
-  patch(hash: string): Promise<Snapshot.Patch> {
+  /** The files changed since `hash`; with `known`, compared without a scan as `track` records. */
+  patch(hash: string, known?: Snapshot.Known): Promise<Snapshot.Patch> {
     return this.#withStates([hash], async (context) => {
-      const files = await withPrivateIndex(context.gitDir, async (indexFile) => {
-        await stage(context, indexFile)
-        return changedFiles(context, hash, indexFile)
-      })
+      const recorded = known ? await this.#recordKnown(context, known) : undefined
+      const objects = this.#objects
+      const compared =
+        recorded && objects ? changedBetween(objects, hash, recorded.tree, context.exclusions) : undefined
+      const files =
+        compared ??
+        (await this.#scanning(context, async (indexFile) => {
+          await stage(context, indexFile)
+          return changedFiles(context, hash, indexFile)
+        }))
       return { hash, files }
     })
   }
 
   diff(from: string, to?: string): Promise<Snapshot.FileDiff[]> {
     return this.#withStates(to === undefined ? [from] : [from, to], async (context) => {
-      const target =
-        to ?? (await withPrivateIndex(context.gitDir, (indexFile) => recordTree(context, indexFile)))
+      const target = to ?? (await this.#scanning(context, (indexFile) => recordTree(context, indexFile)))
       return treeDiff(context, from, target)
     })
   }
 
   restore(hash: string): Promise<void> {
     return this.#withStates([hash], (context) =>
-      withPrivateIndex(context.gitDir, (indexFile) => restoreState(context, hash, indexFile)),
+      this.#scanning(context, (indexFile) => restoreState(context, hash, indexFile)),
     )
   }
 
@@ -161,6 +188,40 @@ export class GitSnapshot implements Snapshot {
         throw error
       }
     })
+  }
+
+  /**
+   * The state `known` describes, recorded from its files alone; undefined when a scan must
+   * decide, or when recording them failed in any way (the scan then reports what is wrong).
+   */
+  async #recordKnown(context: GitContext, known: Snapshot.Known): Promise<Recorded | undefined> {
+    try {
+      this.#objects ??= looseObjects(context.gitDir)
+      this.#settings ??= readSettings(context.gitDir)
+      const recorded = await recordKnown(context, this.#objects, await this.#settings, known)
+      for (const [file, entry] of recorded?.presence ?? []) this.#unindexed.set(file, entry)
+      return recorded
+    } catch {
+      this.#settings = undefined
+      return undefined
+    }
+  }
+
+  /** Runs a scan on a private index, which first takes in the files known changes added or removed. */
+  async #scanning<T>(context: GitContext, operation: (indexFile: string) => Promise<T>): Promise<T> {
+    const pending = [...this.#unindexed]
+    const result = await withPrivateIndex(context.gitDir, async (indexFile) => {
+      if (pending.length > 0) {
+        const lines = pending.map(([file, entry]) => `${entry}\t${file}`)
+        // Only which files are tracked counts: the scan reads each of them again, and a
+        // failure here costs nothing else.
+        const args = ["update-index", "--add", "--replace", "-z", "--index-info"]
+        await runGit(context, args, { indexFile, input: joinNul(lines), allowFailure: true })
+      }
+      return operation(indexFile)
+    })
+    for (const [file, entry] of pending) if (this.#unindexed.get(file) === entry) this.#unindexed.delete(file)
+    return result
   }
 
   /** The git dir, initialised on first use; tried again on the next call when that failed. */

@@ -40,7 +40,7 @@ export async function openRepository(input: {
   const env = gitEnvironment(input.env)
   if (!(await exists(gitDir)))
     await initialise({ gitDir, workTree, dataDir: input.dataDir, binary: input.binary, env })
-  return { binary: input.binary, gitDir, workTree, exclusions, env }
+  return { binary: input.binary, gitDir, workTree, directory: input.directory, exclusions, env }
 }
 
 async function realDirectory(directory: string): Promise<string> {

@@ -22,16 +22,39 @@ export async function recordTree(context: GitContext, indexFile: string): Promis
   return stdout.toString("utf8").trim()
 }
 
-/** Adds, updates and removes index entries until the index matches the work tree. */
+/**
+ * Adds, updates and removes index entries until the index matches the work tree, as
+ * `git add --all` would. Listing the untracked files (to leave out the large ones) and updating
+ * the tracked ones are independent, so they run at once; the untracked files to record are then
+ * added by name, which walks no directory again.
+ */
 export async function stage(context: GitContext, indexFile: string): Promise<void> {
   const excluded = pathspecs(context.exclusions)
   const list = ["ls-files", "-z", "--others", "--exclude-standard", "--", ...excluded]
-  const { stdout } = await runGit(context, list, { indexFile })
-  const skipped = await untrackedToSkip(context.workTree, splitNul(stdout))
-  // Pathspecs go on stdin, so any number of skipped files fits.
-  const add = pathspecs([...context.exclusions, ...skipped])
   // A file git cannot read (another user's, mode 600) is left out rather than failing the whole
   // snapshot: with --ignore-errors git still writes the index and says so with exit code 1.
+  const update = ["add", "--update", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"]
+  const [listed, updated] = await Promise.all([
+    runGit(context, list, { indexFile }),
+    runGit(context, update, { indexFile, input: joinNul(excluded), allowFailure: true }),
+  ])
+  if (updated.exitCode > 1) throw GitCommandError.of("add", updated.exitCode, updated.stderr)
+  const untracked = splitNul(listed.stdout)
+  if (untracked.length === 0) return
+  const skipped = await untrackedToSkip(context.workTree, untracked)
+  const left = new Set(skipped)
+  const added = untracked.filter((file) => !left.has(file))
+  if (added.length === 0) return
+  // Names, not pathspecs: git matches every file against every pathspec, which is slow for many.
+  const byName = ["update-index", "--add", "--remove", "-z", "--stdin"]
+  const { exitCode } = await runGit(context, byName, { indexFile, input: joinNul(added), allowFailure: true })
+  // It stops at a file it cannot read: `add --all` leaves that one out and records the rest.
+  if (exitCode !== 0) await addAll(context, indexFile, skipped)
+}
+
+async function addAll(context: GitContext, indexFile: string, skipped: readonly string[]): Promise<void> {
+  // Pathspecs go on stdin, so any number of skipped files fits.
+  const add = pathspecs([...context.exclusions, ...skipped])
   const args = ["add", "--all", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"]
   const { exitCode, stderr } = await runGit(context, args, {
     indexFile,
