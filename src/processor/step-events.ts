@@ -1,8 +1,9 @@
 import { Decimal } from "decimal.js"
 import type { Part } from "../message/part.js"
 import { getUsage } from "../session/usage.js"
+import { markBuilt } from "../storage/built-row.js"
 import { laterStepStart, stepEnd } from "./step-snapshot.js"
-import type { Stream, Turn } from "./turn.js"
+import { ownMessage, type Stream, type Turn } from "./turn.js"
 
 /** A step's start: a step-start part, with a snapshot of the files when a Snapshot port is given. */
 export async function startStep(turn: Turn): Promise<void> {
@@ -11,7 +12,7 @@ export async function startStep(turn: Turn): Promise<void> {
   turn.callSnapshotUsed = true
   turn.stepSnapshot = await recorded
   const snapshot = turn.stepSnapshot ? { snapshot: turn.stepSnapshot } : {}
-  await turn.writePart({ ...turn.newPart(), type: "step-start", ...snapshot })
+  await turn.writePart({ ...turn.newPart(), type: "step-start", ...snapshot }, isHash(turn.stepSnapshot))
 }
 
 /**
@@ -40,9 +41,16 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   ]
   if (patch && patch.files.length > 0)
     parts.push({ ...turn.newPart(), type: "patch", hash: patch.hash, files: patch.files })
+  // Usage and cost come checked from getUsage; the patch's files come from the host's Snapshot.
+  if (typeof part.finishReason === "string" && isHash(after)) markBuilt(parts[0]!)
   turn.stepSnapshot = undefined
   message.time.completed = Date.now()
-  const written = structuredClone(message)
+  const written = ownMessage(structuredClone(message))
   await turn.write(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
   turn.settled = { message: JSON.stringify(message), writes: turn.writes }
+}
+
+/** A state a Snapshot returned that can be stored as it is (a host's port may return anything). */
+function isHash(hash: unknown): boolean {
+  return hash === undefined || typeof hash === "string"
 }

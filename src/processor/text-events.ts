@@ -23,7 +23,7 @@ export function handleText(turn: Turn, part: TextEvent): Promise<unknown> | unde
         | ReasoningPart
       if (part.providerMetadata) created.metadata = part.providerMetadata
       turn.texts.set(part.id, created)
-      return turn.writePart(created)
+      return turn.writePart(created, true)
     }
     case "reasoning-delta":
     case "text-delta": {
@@ -41,7 +41,7 @@ export function handleText(turn: Turn, part: TextEvent): Promise<unknown> | unde
         field: "text",
         delta: part.text,
       })
-      return turn.dueForCheckpoint(current) ? turn.writePart(current) : undefined
+      return turn.dueForCheckpoint(current) ? turn.writePart(current, true) : undefined
     }
     case "reasoning-end":
     case "text-end":
@@ -69,5 +69,6 @@ async function finishText(turn: Turn, part: Extract<TextEvent, { type: "text-end
   turn.texts.delete(part.id)
   current.time = { start: current.time?.start ?? Date.now(), end: Date.now() }
   if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
-  await turn.writePart(current)
+  // A `text.complete` hook may have set anything: storage checks what is not a string.
+  await turn.writePart(current, typeof current.text === "string")
 }

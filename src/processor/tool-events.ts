@@ -14,7 +14,7 @@ type ToolEvent = Extract<
 export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | undefined {
   switch (part.type) {
     case "tool-input-start":
-      return turn.writePart(turn.toolPart(part.id, part.toolName))
+      return turn.writePart(turn.toolPart(part.id, part.toolName), true)
     case "tool-input-delta": {
       const current = turn.tools.get(part.id)
       if (current?.state.status === "pending") current.state.raw += part.delta
@@ -24,13 +24,15 @@ export function handleTool(turn: Turn, part: ToolEvent): Promise<unknown> | unde
       const current = turn.toolPart(part.toolCallId, part.toolName)
       // The tool may have started (and been stored as running) before its call reached us.
       const started = current.state.status === "running"
+      // The model's input only, or also what the tool reported of itself already.
+      const built = !started && !turn.early.has(part.toolCallId)
       if (!started) turn.markRunning(current, part.input)
       // Provider data of the call (e.g. an item ID) must go back with it in the next request,
       // and a call the provider ran itself must not be sent back as ours.
       if (part.providerMetadata) current.metadata = part.providerMetadata
       if (part.providerExecuted) current.metadata = { ...current.metadata, providerExecuted: true }
       const changed = !started || part.providerMetadata || part.providerExecuted
-      return changed ? turn.writePart(current) : undefined
+      return changed ? turn.writePart(current, built) : undefined
     }
     case "tool-result":
       return completeTool(turn, part)

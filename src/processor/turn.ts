@@ -3,6 +3,7 @@ import type { Assistant } from "../message/info.js"
 import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import type { Snapshot } from "../snapshot/port.js"
+import { markBuilt } from "../storage/built-row.js"
 import { createSerialQueue } from "../util/serial-queue.js"
 import type { CreateInput, ProcessorRuntime } from "./create-input.js"
 import { inputRecord } from "./parts.js"
@@ -16,6 +17,15 @@ export type Stream = TextStreamPart<ToolSet>
 export type Turn = ReturnType<typeof createTurn>
 
 export const DEFAULT_CHECKPOINT_MS = 1_000
+
+/**
+ * A copy of the assistant message, marked as the processor's own (see markBuilt) unless it holds
+ * an error, whose fields come from whatever failed.
+ */
+export function ownMessage(copy: Assistant): Assistant {
+  const finish = copy.finish === undefined || typeof copy.finish === "string"
+  return copy.error === undefined && finish ? markBuilt(copy) : copy
+}
 
 export function createTurn(input: CreateInput) {
   const { runtime } = input
@@ -80,20 +90,27 @@ export function createTurn(input: CreateInput) {
         }),
       )
     },
-    writePart: (part: Part) => {
+    /**
+     * Writes the part as it is now. `built` when each of its values came from the provider's
+     * stream or from this processor, none from a tool, a hook or a host's Snapshot: storage then
+     * skips its schema parse (see markBuilt).
+     */
+    writePart: (part: Part, built = false) => {
       turn.writes++
+      const copy = structuredClone(part)
+      if (built) markBuilt(copy)
       // The message goes with the first part: one write, and no message without its step.
       if (!messageWritten) {
         messageWritten = true
-        const first = { info: structuredClone(message), parts: [structuredClone(part)] }
+        const first = { info: ownMessage(structuredClone(message)), parts: [copy] }
         return turn.write(() => runtime.session.saveMessage(first))
       }
-      return turn.write(() => runtime.session.updatePart(structuredClone(part)))
+      return turn.write(() => runtime.session.updatePart(copy))
     },
     writeMessage: () => {
       turn.writes++
       messageWritten = true
-      return turn.write(() => runtime.session.updateMessage(structuredClone(message)))
+      return turn.write(() => runtime.session.updateMessage(ownMessage(structuredClone(message))))
     },
     newPart: () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID }),
 
