@@ -3,9 +3,10 @@ import type { WithParts } from "../message/info.js"
 import type { Info as SessionInfo } from "../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
 import { encodeWrites, refuseParentCycle, requireString } from "./rows.js"
+import { SortedMap } from "./sorted-map.js"
 
 type StoredMessage = { json: string; parts: Map<string, string> }
-type StoredSession = { json: string; parentID: string | undefined; messages: Map<string, StoredMessage> }
+type StoredSession = { json: string; parentID: string | undefined; messages: SortedMap<StoredMessage> }
 type Undo = () => void
 
 /**
@@ -40,9 +41,7 @@ export class MemoryStorage implements Storage {
 
   async listMessages(sessionID: string, query: MessageQuery = {}): Promise<WithParts[]> {
     const messages = this.#session(sessionID).messages
-    const ids = [...messages.keys()].sort()
-    const limited = query.limit === undefined ? ids : ids.slice(Math.max(0, ids.length - query.limit))
-    return limited.map((id) => withParts(messages.get(id)!))
+    return messages.keys(query.limit).map((id) => withParts(messages.get(id)!))
   }
 
   async getValue(key: string): Promise<unknown> {
@@ -91,7 +90,7 @@ export class MemoryStorage implements Storage {
         if (parentID !== undefined) this.#session(parentID)
         refuseParentCycle(write.info, index, (sessionID) => this.#sessions.get(sessionID)?.parentID)
         const previous = this.#sessions.get(id)
-        this.#sessions.set(id, { json: json!, parentID, messages: previous?.messages ?? new Map() })
+        this.#sessions.set(id, { json: json!, parentID, messages: previous?.messages ?? new SortedMap() })
         undo.push(() => (previous ? this.#sessions.set(id, previous) : this.#sessions.delete(id)))
         return
       }
