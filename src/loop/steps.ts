@@ -1,15 +1,11 @@
 import { isOverflow } from "../compaction/overflow.js"
-import {
-  compactionPart,
-  filterCompacted,
-  isCompletedSummary,
-  latestSummaryID,
-} from "../message/filter-compacted.js"
+import { compactionPart, isCompletedSummary, latestSummaryID } from "../message/filter-compacted.js"
 import type { Assistant, User, WithParts } from "../message/info.js"
 import type { LoopContext } from "./context.js"
 import { finishedSinceCompaction, isFinal, overflowError } from "./exit-rule.js"
 import { NoUserMessageError } from "./loop-errors.js"
 import { wasCut } from "./repair.js"
+import { type RunHistory, trackHistory } from "./run-history.js"
 import type { RunState } from "./run-state.js"
 import { step } from "./step.js"
 import { structuredFormat, structuredOutputError, structuredVerdict } from "./structured-output.js"
@@ -25,6 +21,7 @@ export async function runUntilAnswered(
   run: RunState,
   history: WithParts[],
 ): Promise<WithParts> {
+  const tracked = trackHistory(history)
   if (run.compact) {
     const latest = history.findLast((message) => message.info.role === "user" && !compactionPart(message))
       ?.info as User | undefined
@@ -34,12 +31,12 @@ export async function runUntilAnswered(
     if (newest.info.role === "assistant" && isCompletedSummary(newest.info)) return newest
     const { agent, model } = latest
     const summaryModel = run.compact.model
-    history.push(
+    tracked.append(
       await context.compaction.request({ sessionID, history, auto: false, agent, model, summaryModel }),
     )
   }
   for (;;) {
-    const answer = await runSteps(context, sessionID, run, history)
+    const answer = await runSteps(context, sessionID, run, tracked)
     if (run.abort.signal.aborted) return answer
     await context.compaction.prune(sessionID, history)
     // A prompt that joined while prune was writing still needs its answer.
@@ -52,20 +49,21 @@ async function runSteps(
   context: LoopContext,
   sessionID: string,
   run: RunState,
-  history: WithParts[],
+  tracked: RunHistory,
 ): Promise<WithParts> {
   const { compaction, deps } = context
   const abort = run.abort.signal
+  const history = tracked.messages
   let steps = 0
   while (true) {
     for (const message of run.incoming.splice(0))
-      if (!history.some((known) => known.info.id === message.info.id)) history.push(message)
+      if (!history.some((known) => known.info.id === message.info.id)) tracked.append(message)
     // What the model sees; the newest messages are read from the history, where order is time.
-    const visible = filterCompacted(history)
-    const user = history.findLast((message) => message.info.role === "user")
+    const visible = tracked.visible()
+    const user = tracked.latestUser()
     if (!user) throw new NoUserMessageError({ message: `Session ${sessionID} has no user message to answer` })
     const last = history.at(-1)!
-    const settled = await settleStructured(context, history, user, last)
+    const settled = await settleStructured(context, tracked, user, last)
     if (settled) return settled
     // loop() after a crash: the cut step stays as repair recorded it, and a new step follows.
     const resumesCut =
@@ -73,7 +71,7 @@ async function runSteps(
     if (last.info.role === "assistant" && isFinal(last, user) && !resumesCut) {
       // An automatic compaction whose resume message a crash prevented: resume now.
       if (!isCompletedSummary(last.info) || !compactionPart(user)?.auto || abort.aborted) return last
-      history.push(await compaction.resume({ sessionID, history, task: user }))
+      tracked.append(await compaction.resume({ sessionID, history, task: user }))
       continue
     }
     if (abort.aborted && last.info.role === "assistant") return last
@@ -81,21 +79,21 @@ async function runSteps(
     const userInfo = user.info as User
     if (compactionPart(user)) {
       // A summary that neither finished nor failed was cut off by a crash: write it again.
-      if (last !== user) await drop(context, history, last)
-      history.push(...(await compaction.run({ sessionID, abort, history, task: user })))
+      if (last !== user) await drop(context, tracked, last)
+      tracked.append(...(await compaction.run({ sessionID, abort, history, task: user })))
       continue
     }
     const model = context.provider().getModel(userInfo.model)
     const finished = finishedSinceCompaction(visible)
     const target = { sessionID, agent: userInfo.agent, model: userInfo.model }
     if (finished && isOverflow({ tokens: finished.tokens, model: model.info, config: deps.compaction })) {
-      history.push(await compaction.request({ ...target, history, auto: true }))
+      tracked.append(await compaction.request({ ...target, history, auto: true }))
       continue
     }
 
     const [subtask] = pendingSubtasks(history, user)
     if (subtask) {
-      history.push(await runSubtask(context, { sessionID, abort, user: userInfo, part: subtask }))
+      tracked.append(await runSubtask(context, { sessionID, abort, user: userInfo, part: subtask }))
       if (abort.aborted) return history.at(-1)!
       continue
     }
@@ -118,12 +116,12 @@ async function runSteps(
       const justCompacted = latestSummaryID(visible) !== undefined && finished === undefined
       if (!deps.compaction.auto || justCompacted || abort.aborted)
         return context.call.fail(answer.message.info, overflowError(justCompacted))
-      await drop(context, history, answer.message)
-      history.push(await compaction.request({ ...target, history, auto: true, overflow: true }))
+      await drop(context, tracked, answer.message)
+      tracked.append(await compaction.request({ ...target, history, auto: true, overflow: true }))
       continue
     }
-    history.push(answer.message)
-    const answered = await settleStructured(context, history, user, answer.message, finalStep)
+    tracked.append(answer.message)
+    const answered = await settleStructured(context, tracked, user, answer.message, finalStep)
     if (answered) return answered
     if (answer.outcome !== "continue" || finalStep || abort.aborted) return answer.message
   }
@@ -137,27 +135,26 @@ async function runSteps(
  */
 async function settleStructured(
   context: LoopContext,
-  history: WithParts[],
+  tracked: RunHistory,
   user: WithParts,
   last: WithParts,
   lastStep = false,
 ): Promise<WithParts | undefined> {
   const format = structuredFormat(user.info as User)
   if (!format || last.info.role !== "assistant" || last.info.structured !== undefined) return undefined
-  const verdict = structuredVerdict(format, history, user, last, lastStep)
+  const verdict = structuredVerdict(format, tracked.messages, user, last, lastStep)
   if (!verdict) return undefined
   const info = last.info
   const settled =
     "error" in verdict
       ? await context.call.fail(info, structuredOutputError(verdict.error))
       : await context.call.settle({ ...info, structured: verdict.structured as Assistant["structured"] })
-  history[history.indexOf(last)] = settled
+  tracked.replace(last, settled)
   return settled
 }
 
-async function drop(context: LoopContext, history: WithParts[], message: WithParts): Promise<void> {
+async function drop(context: LoopContext, tracked: RunHistory, message: WithParts): Promise<void> {
   const { sessionID, id: messageID } = message.info
   await context.deps.session.removeMessage({ sessionID, messageID })
-  const index = history.indexOf(message)
-  if (index !== -1) history.splice(index, 1)
+  tracked.remove(message)
 }

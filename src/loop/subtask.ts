@@ -10,13 +10,20 @@ import type { LoopContext } from "./context.js"
 /**
  * The subtask parts of the turn's user message that have not run yet. A subtask's call is
  * stored under the part's own ID, so a run (or a later one, after a crash) finds it done.
+ * Only the turn is read, from the newest message back (order is time, as for `turnToolParts`),
+ * and nothing when the user message holds no subtask: most turns cost nothing here.
  */
 export function pendingSubtasks(history: readonly WithParts[], user: WithParts): SubtaskPart[] {
+  const subtasks = user.parts.filter((part): part is SubtaskPart => part.type === "subtask")
+  if (subtasks.length === 0) return subtasks
   const done = new Set<string>()
-  for (const message of history)
-    if (message.info.role === "assistant" && message.info.parentID === user.info.id)
-      for (const part of message.parts) if (part.type === "tool") done.add(part.callID)
-  return user.parts.filter((part): part is SubtaskPart => part.type === "subtask" && !done.has(part.id))
+  for (let index = history.length - 1; index >= 0; index--) {
+    const { info, parts } = history[index]!
+    if (info.id <= user.info.id) break
+    if (info.role === "assistant" && info.parentID === user.info.id)
+      for (const part of parts) if (part.type === "tool") done.add(part.callID)
+  }
+  return subtasks.filter((part) => !done.has(part.id))
 }
 
 /**

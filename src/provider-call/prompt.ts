@@ -72,14 +72,16 @@ export function toSpecMessage(message: ModelMessage, version: SpecVersion): Spec
  * the AI SDK merges and checks them (consecutive tool messages become one; a tool call must be
  * answered before the next user message). Extending it with the messages that follow costs
  * only those; the state it extends is not changed, so an earlier call's prompt stays as sent.
+ * `empty` counts its tool messages left empty (approvals only), which the prompt leaves out.
  */
-export type PromptBody = { messages: readonly SpecMessage[]; open: ReadonlySet<string> }
+export type PromptBody = { messages: readonly SpecMessage[]; open: ReadonlySet<string>; empty: number }
 
-export const EMPTY_BODY: PromptBody = { messages: [], open: new Set() }
+export const EMPTY_BODY: PromptBody = { messages: [], open: new Set(), empty: 0 }
 
 export function extendBody(body: PromptBody, added: readonly SpecMessage[]): PromptBody {
   const messages = body.messages.slice()
   const open = new Set(body.open)
+  let empty = body.empty
   // Merged tool messages are copies; one made by this call may be changed again.
   let merged: Extract<SpecMessage, { role: "tool" }> | undefined
   for (const message of added) {
@@ -87,8 +89,10 @@ export function extendBody(body: PromptBody, added: readonly SpecMessage[]): Pro
     const last = messages.at(-1)
     if (message.role !== "tool" || last?.role !== "tool") {
       messages.push(message)
+      if (isEmptyTool(message)) empty++
       continue
     }
+    if (isEmptyTool(last)) empty--
     if (merged !== last) {
       merged = { ...last, content: [...last.content] }
       messages[messages.length - 1] = merged
@@ -101,18 +105,23 @@ export function extendBody(body: PromptBody, added: readonly SpecMessage[]): Pro
       } as typeof lastPart
     merged.content.push(...message.content)
     merged.providerOptions = message.providerOptions
+    if (isEmptyTool(merged)) empty++
   }
-  return { messages, open }
+  return { messages, open, empty }
 }
 
 /** The prompt of one call: the system message, then the body, every tool call answered. */
 export function assemblePrompt(system: string | undefined, body: PromptBody): SpecMessage[] {
   if (body.open.size > 0) throw new MissingToolResultsError({ toolCallIds: [...body.open] })
-  // One pass over the body: the system message first, tool messages left empty dropped.
-  const prompt: SpecMessage[] = system === undefined ? [] : [{ role: "system", content: system }]
-  for (const message of body.messages)
-    if (message.role !== "tool" || message.content.length > 0) prompt.push(message)
-  return prompt
+  const head: SpecMessage[] = system === undefined ? [] : [{ role: "system", content: system }]
+  // Usually nothing to leave out: one native copy rather than a pass over the whole body.
+  if (body.empty === 0) return head.concat(body.messages)
+  for (const message of body.messages) if (!isEmptyTool(message)) head.push(message)
+  return head
+}
+
+function isEmptyTool(message: SpecMessage): boolean {
+  return message.role === "tool" && message.content.length === 0
 }
 
 /** Tool calls still unanswered after `message`; a user message with one open fails as in the SDK. */
