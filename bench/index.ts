@@ -1,10 +1,12 @@
 import { runCompactionBench } from "./compaction.js"
 import { runDeltasBench } from "./deltas.js"
+import { runFirstTurnBench } from "./first-turn.js"
 import { runLocksBench } from "./locks.js"
 import { runLoopBench } from "./loop.js"
 import { runProcessesBench } from "./processes.js"
 import { runProcessorBench } from "./processor.js"
 import { runSandboxBench } from "./sandbox.js"
+import { runSessionsBench } from "./sessions.js"
 import { runSnapshotBench } from "./snapshot.js"
 import { runStartupBench } from "./startup.js"
 import { runStorageBench } from "./storage.js"
@@ -16,10 +18,12 @@ const benches = {
   loop: runLoopBench,
   compaction: runCompactionBench,
   startup: runStartupBench,
+  "first-turn": runFirstTurnBench,
   snapshot: runSnapshotBench,
   processes: runProcessesBench,
   locks: runLocksBench,
   sandbox: runSandboxBench,
+  sessions: runSessionsBench,
 }
 // `npm run bench -- compaction` runs one; no argument runs all.
 const chosen = process.argv.slice(2)

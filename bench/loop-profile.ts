@@ -7,7 +7,7 @@
  * - CPU profile (100 µs sampling) of `runs` runs of `steps` steps, after warm-up runs, written
  *   to the temporary directory, summed per step: self time by where it is spent (bucketOf), time
  *   inside each activity of a step (ACTIVITIES, overlapping), zod's time by the caller that asked,
- *   and the top functions.
+ *   the top functions, and for agentloop the time of its work over the history (history-work.ts).
  * - Calls per step of every function outside Node, from V8's precise coverage (call counts) of a
  *   run of half the steps and one of `steps`: the difference over the difference in steps, so fixed
  *   per-run costs drop out; for agentloop, storage calls and rows per step the same way.
@@ -21,9 +21,15 @@ import { MemoryStorage } from "../src/storage/memory.js"
 import type { StorageWrite } from "../src/storage/port.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import { add, breakdown, type Profile, printBreakdown } from "./cpu-profile.js"
+import { printHistoryWork } from "./history-work.js"
 import { type LLMServer, spawnLLMServer } from "./llm-server.js"
-import { type Around, agentloop, direct, type Models, overHttp, pi, type RunResult } from "./loop.js"
+import type { Around, Models, RunResult } from "./loop.js"
 import { printTable } from "./report.js"
+
+// The profile names source files: agentloop is loaded from src/, not the built package
+// (bench/package.ts), so the loop bench is imported once that is set.
+process.env.AGENTLOOP_BENCH_SOURCE = "src"
+const { agentloop, direct, overHttp, pi } = await import("./loop.js")
 
 type Variant = "memory" | "sqlite" | "direct" | "pi"
 const [variantArg = "memory", stepsArg = "200", runsArg = "3"] = process.argv.slice(2)
@@ -186,6 +192,7 @@ async function main() {
         `per step (profiler on); the last run's profile is ${file}\n`,
     )
     printBreakdown(breakdown(profiles), steps)
+    if (VARIANT === "memory" || VARIANT === "sqlite") printHistoryWork(profiles, steps)
     printCounts(short, long)
   } finally {
     inspector.disconnect()

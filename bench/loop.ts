@@ -12,22 +12,14 @@ import type {
 } from "@ai-sdk/provider"
 import { type ModelMessage, streamText, tool } from "ai"
 import { z } from "zod"
-import { createProvider } from "../src/provider/provider.js"
-import { createRuntime, type Runtime } from "../src/runtime.js"
-import { MemoryStorage } from "../src/storage/memory.js"
-import type { Storage } from "../src/storage/port.js"
-import { SqliteStorage } from "../src/storage/sqlite/index.js"
-import {
-  createTestRuntime,
-  type ScriptedModel,
-  type ScriptStep,
-  say,
-  scriptedModel,
-  type Turn,
-  testModelInfo,
-} from "../src/testing/index.js"
-import { Tool } from "../src/tool/index.js"
+import type { Runtime, Storage } from "../src/index.js"
+import type { ScriptedModel, ScriptStep, Turn } from "../src/testing/index.js"
 import { type LLMServer, MODEL_ID, SCRIPT_HEADER, spawnLLMServer, TOOL_NAME } from "./llm-server.js"
+import { agentloop as agentloopPackage, packageSource, sqlite, testing } from "./package.js"
+
+const { createProvider, createRuntime, MemoryStorage, Tool } = agentloopPackage
+const { SqliteStorage } = sqlite
+const { createTestRuntime, say, scriptedModel, testModelInfo } = testing
 import { preparePiLoop } from "./pi-loop.js"
 import { median, printTable } from "./report.js"
 
@@ -81,7 +73,7 @@ const plainTools = {
  * The direct loop's tools, as the provider spec takes them: the JSON schema written out once, as
  * `streamText` would send it, and a plain function per tool returning the same string.
  */
-const specTools: LanguageModelV3FunctionTool[] = [
+export const specTools: LanguageModelV3FunctionTool[] = [
   {
     type: "function",
     name: TOOL,
@@ -95,11 +87,13 @@ const specTools: LanguageModelV3FunctionTool[] = [
     },
   },
 ]
-const specExecute: Record<string, (input: { n: number }) => Promise<string>> = {
+/** How the direct loop runs each tool: a plain function from the call's parsed input to the result. */
+export type SpecExecute = Record<string, (input: { n: number }) => Promise<string>>
+const specExecute: SpecExecute = {
   [TOOL]: async ({ n }) => output(n),
 }
 const SYSTEM = "You are an agent that reads records with the tools you are given."
-const PROMPT = "Read every record."
+export const PROMPT = "Read every record."
 
 /**
  * What a run recorded of the prompts the model received: the first and the last (the spec prompt on
@@ -217,12 +211,21 @@ async function handWritten(steps: number, models: Models): Promise<RunResult> {
  */
 export async function direct(steps: number, models: Models): Promise<RunResult> {
   const { language: model, probe } = models.model(steps)
+  const stop = clock()
+  await directLoop(model)
+  return result(stop(), steps, probe, "direct")
+}
+
+/** The direct loop's steps on `model` until it stops; returns the history, which is its prompt. */
+export async function directLoop(
+  model: LanguageModelV3,
+  execute: SpecExecute = specExecute,
+): Promise<LanguageModelV3Prompt> {
   const prompt: LanguageModelV3Prompt = [
     { role: "system", content: SYSTEM },
     { role: "user", content: [{ type: "text", text: PROMPT }] },
   ]
   const abort = new AbortController()
-  const stop = clock()
   while (true) {
     const { stream } = await model.doStream({ prompt, tools: specTools, abortSignal: abort.signal })
     const reader = stream.getReader()
@@ -269,13 +272,13 @@ export async function direct(steps: number, models: Models): Promise<RunResult> 
         toolName: call.toolName,
         output: {
           type: "text" as const,
-          value: await specExecute[call.toolName]!(call.input as { n: number }),
+          value: await execute[call.toolName]!(call.input as { n: number }),
         },
       })),
     )
     prompt.push({ role: "tool", content: results })
   }
-  return result(stop(), steps, probe, "direct")
+  return prompt
 }
 
 /** Runs the timed part of a run: the profile driver (bench/loop-profile.ts) profiles it alone. */
@@ -410,6 +413,7 @@ export async function runLoopBench(): Promise<void> {
         models = { transport, model: (steps) => overHttp(steps, started), server: started }
       }
       console.log(introduction(transport))
+      console.log(`agentloop from ${packageSource}`)
       await round(10, 0, path.join(directory, `warm-up-${transport}.sqlite`), models)
       const results: StepResult[] = []
       for (const steps of STEPS) results.push(await measure(steps, directory, models))
