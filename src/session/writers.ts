@@ -15,6 +15,22 @@ import { PartDelta, SaveMessageInput } from "./input.js"
  */
 export function createMessageWriters(deps: SessionDeps) {
   const { storage, bus, ids } = deps
+  // The part the last well-formed delta was for: its deltas come one after another, so the
+  // IDs are checked once per part, not once per delta.
+  let lastPart: Pick<PartDelta, "sessionID" | "messageID" | "partID"> | undefined
+  const isPartDelta = (input: PartDelta): boolean => {
+    if (!isDeltaShaped(input)) return false
+    const known =
+      lastPart !== undefined &&
+      input.partID === lastPart.partID &&
+      input.messageID === lastPart.messageID &&
+      input.sessionID === lastPart.sessionID
+    if (known) return true
+    if (!(isID("session", input.sessionID) && isID("message", input.messageID) && isID("part", input.partID)))
+      return false
+    lastPart = { sessionID: input.sessionID, messageID: input.messageID, partID: input.partID }
+    return true
+  }
 
   return {
     /** An ID for a new message of this session, sorting after every message and part already in it. */
@@ -99,15 +115,13 @@ export function createMessageWriters(deps: SessionDeps) {
 
 const DELTA_KEYS = 5
 
-function isPartDelta(input: PartDelta): boolean {
+/** A delta's shape, its IDs aside: an object of the five keys, a text field and a string delta. */
+function isDeltaShaped(input: PartDelta): boolean {
   return (
     typeof input === "object" &&
     input !== null &&
     input.field === "text" &&
     typeof input.delta === "string" &&
-    isID("session", input.sessionID) &&
-    isID("message", input.messageID) &&
-    isID("part", input.partID) &&
     Object.keys(input).length === DELTA_KEYS
   )
 }
