@@ -2,17 +2,18 @@
 // sessions at once, each one prompt of STEPS steps (tool calls, then an answer), when told "go".
 import { createInterface } from "node:readline"
 import { z } from "zod"
-import { createProvider, createRuntime, Tool } from "../src/index.js"
-import { PostgresStorage } from "../src/storage/postgres/index.js"
-import { SqliteStorage } from "../src/storage/sqlite/index.js"
-import { say, scriptedModel } from "../src/testing/index.js"
+import { agentloop, loadPostgres, sqlite, testing } from "./package.js"
 import { BENCH_MODEL } from "./report.js"
+
+const { createProvider, createRuntime, Tool } = agentloop
+const { SqliteStorage } = sqlite
+const { say, scriptedModel } = testing
 
 const sessions = Number(process.env.SESSIONS)
 const steps = Number(process.env.STEPS)
 const storage =
   process.env.STORAGE === "postgres"
-    ? new PostgresStorage(
+    ? new (await loadPostgres()).PostgresStorage(
         { connectionString: process.env.URL, max: sessions + 2 },
         { schema: "bench_processes" },
       )
