@@ -16,12 +16,12 @@ import type { Runtime, Storage } from "../src/index.js"
 import type { ScriptedModel, ScriptStep, Turn } from "../src/testing/index.js"
 import { type LLMServer, MODEL_ID, SCRIPT_HEADER, spawnLLMServer, TOOL_NAME } from "./llm-server.js"
 import { agentloop as agentloopPackage, packageSource, sqlite, testing } from "./package.js"
+import { preparePiLoop } from "./pi-loop.js"
+import { median, printTable } from "./report.js"
 
 const { createProvider, createRuntime, MemoryStorage, Tool } = agentloopPackage
 const { SqliteStorage } = sqlite
 const { createTestRuntime, say, scriptedModel, testModelInfo } = testing
-import { preparePiLoop } from "./pi-loop.js"
-import { median, printTable } from "./report.js"
 
 /**
  * Step counts measured by default. 1,000 steps are opt-in (BENCH_LOOP_STEPS=10,200,1000): the AI

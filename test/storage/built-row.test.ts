@@ -71,9 +71,18 @@ describe("the processor's rows", () => {
     runtime.events.on("message.part.updated", (event) => parts.push(event.properties.part))
     runtime.events.on("message.updated", (event) => messages.push(event.properties.info))
     const session = await runtime.session.create()
-    const turn = await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
+    const turn = await runtime.session.prompt({
+      sessionID: session.id,
+      parts: [{ type: "text", text: "go" }],
+    })
     expect(turn.text).toBe("Found it.")
-    const seen = [...parts, ...messages, turn.info, ...turn.parts, ...turn.steps.flatMap((step) => step.parts)]
+    const seen = [
+      ...parts,
+      ...messages,
+      turn.info,
+      ...turn.parts,
+      ...turn.steps.flatMap((step) => step.parts),
+    ]
     expect(seen.filter((row) => Object.getOwnPropertySymbols(row).length > 0)).toEqual([])
     expect(new Set(parts.map((part) => part.type))).toEqual(
       new Set(["step-start", "tool", "step-finish", "text"]),
