@@ -3,6 +3,7 @@ import { Decimal } from "decimal.js"
 import { describe, expect, it } from "vitest"
 import type { Provider } from "../../src/provider/index.js"
 import { getUsage, LONG_CONTEXT_THRESHOLD } from "../../src/session/usage.js"
+import { prng } from "../durability/prng.js"
 
 type Prices = { input: number; output: number; cache: { read: number; write: number } }
 
@@ -26,18 +27,6 @@ function decimalCost(
     if (count !== 0 && price !== 0) sum = (sum ?? new Decimal(0)).add(new Decimal(count).mul(price))
   const result = sum === undefined ? 0 : sum.div(1_000_000).toNumber()
   return Number.isFinite(result) && result > 0 ? result : 0
-}
-
-/** A seeded generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const EDGE_COUNTS = [
@@ -140,7 +129,7 @@ const model = (cost: Provider.ModelInfo["cost"]): Provider.ModelInfo => ({
 
 describe("getUsage's cost", () => {
   it("is the decimal.js cost, to the last bit, for many random and edge inputs", () => {
-    const next = random(32)
+    const next = prng(32)
     let priced = 0
     for (let index = 0; index < 20_000; index++) {
       const roll = next()

@@ -7,9 +7,8 @@ import { type createRuntime, Permission, type Tool } from "../../src/index.js"
 import { createTestRuntime, say, scriptedModel, type Turn } from "../../src/testing/index.js"
 import { editTool } from "../../src/tools/edit.js"
 import { localOperations } from "../../src/tools/local-operations.js"
-import { createPathLock, type PathLock } from "../../src/tools/path-lock.js"
 import { writeTool } from "../../src/tools/write.js"
-import { tempProject } from "./helpers.js"
+import { gate, tempProject, watchedLock } from "./helpers.js"
 
 let project: Awaited<ReturnType<typeof tempProject>>
 beforeEach(async () => {
@@ -19,30 +18,6 @@ beforeEach(async () => {
 afterEach(() => project.cleanup())
 
 const onDisk = () => readFile(join(project.directory, "f.txt"), "utf8")
-
-function gate() {
-  let open: () => void = () => {}
-  const opened = new Promise<void>((resolve) => {
-    open = resolve
-  })
-  return { opened, open }
-}
-
-/** A path lock that says when a second call waits on a path another holds. */
-function watchedLock(onQueued: () => void): PathLock {
-  const lock = createPathLock()
-  let holders = 0
-  return {
-    async run(path, work) {
-      if (++holders > 1) onQueued()
-      try {
-        return await lock.run(path, work)
-      } finally {
-        holders--
-      }
-    },
-  }
-}
 
 type RuntimeOptions = NonNullable<Parameters<typeof createRuntime>[0]>
 

@@ -4,6 +4,7 @@ import { dirname, join } from "node:path"
 import { Permission, type Tool } from "../../src/index.js"
 import { createTestRuntime } from "../../src/testing/index.js"
 import { runTool } from "../../src/tool/ai-tools.js"
+import { createPathLock, type PathLock } from "../../src/tools/path-lock.js"
 
 /** A real temporary directory: `root` holds `project` (the tools' directory) and whatever sits beside it. */
 export async function tempProject() {
@@ -73,4 +74,30 @@ export async function permissionHarness(
 /** Rules in config shape, e.g. `{ read: { "*": "deny", "src/*": "allow" } }`, after an allow-all base. */
 export function rules(config: Permission.Config): Permission.Ruleset {
   return Permission.fromConfig({ "*": "allow", ...config })
+}
+
+/** A promise the test settles: how a human's late answer is played without sleeping. */
+export function gate() {
+  let open: () => void = () => {}
+  const opened = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { opened, open }
+}
+
+/** A path lock that reports when a call queues behind another on the same path. */
+export function watchedLock(onQueued: () => void): PathLock {
+  const lock = createPathLock()
+  const running = new Map<string, number>()
+  return {
+    async run(path, work) {
+      running.set(path, (running.get(path) ?? 0) + 1)
+      if (running.get(path)! > 1) onQueued()
+      try {
+        return await lock.run(path, work)
+      } finally {
+        running.set(path, running.get(path)! - 1)
+      }
+    },
+  }
 }

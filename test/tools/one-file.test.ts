@@ -8,9 +8,8 @@ import { codingTools } from "../../src/tools/coding-tools.js"
 import { editTool } from "../../src/tools/edit.js"
 import { localOperations } from "../../src/tools/local-operations.js"
 import type { Operations } from "../../src/tools/operations.js"
-import { createPathLock, type PathLock } from "../../src/tools/path-lock.js"
 import { writeTool } from "../../src/tools/write.js"
-import { permissionHarness, rules, tempProject } from "./helpers.js"
+import { gate, permissionHarness, rules, tempProject, watchedLock } from "./helpers.js"
 import { memoryOperations } from "./memory-operations.js"
 
 let project: Awaited<ReturnType<typeof tempProject>>
@@ -21,32 +20,6 @@ beforeEach(async () => {
 afterEach(() => project.cleanup())
 
 const onDisk = () => readFile(join(project.directory, "f.txt"), "utf8")
-
-/** A promise the test settles: how a human's late answer is played without sleeping. */
-function gate() {
-  let open: () => void = () => {}
-  const opened = new Promise<void>((resolve) => {
-    open = resolve
-  })
-  return { opened, open }
-}
-
-/** A path lock that reports when a call queues behind another on the same path. */
-function watchedLock(onQueued: () => void): PathLock {
-  const lock = createPathLock()
-  const running = new Map<string, number>()
-  return {
-    async run(path, work) {
-      running.set(path, (running.get(path) ?? 0) + 1)
-      if (running.get(path)! > 1) onQueued()
-      try {
-        return await lock.run(path, work)
-      } finally {
-        running.set(path, running.get(path)! - 1)
-      }
-    },
-  }
-}
 
 /**
  * A runtime with `write` and `edit` sharing one lock, where `edit` asks. The first ask is answered
