@@ -2,12 +2,11 @@ import { z } from "zod"
 import { InvalidInputError, parseInput } from "../error/invalid-input.js"
 import type { User, WithParts } from "../message/info.js"
 import { ModelRef, type Part } from "../message/part.js"
-import type { Model } from "../provider/provider.js"
 import { isDefaultTitle } from "../session/title.js"
 import { abortable } from "./abortable.js"
 import type { LoopContext } from "./context.js"
 import type { IntakeWaits } from "./intake-waits.js"
-import { lastModel } from "./last-model.js"
+import { sessionModel } from "./last-model.js"
 import { assertNewMessageID, assertPromptable, assertStartable } from "./prompt-checks.js"
 import { PromptInput, type PromptInput as PromptInputType, type PromptPart } from "./prompt-input.js"
 import type { RunRegistry } from "./run-registry.js"
@@ -57,11 +56,7 @@ export function createIntake(
     // OpenCode's order: the prompt's model, the agent's, the one the session last used (or was
     // created with), the default.
     const model =
-      parsed.model ??
-      agent.model ??
-      (await lastModel(deps.storage, context.provider(), session.id)) ??
-      session.model ??
-      refOf(context.provider().defaultModel())
+      parsed.model ?? agent.model ?? (await sessionModel(deps.storage, context.provider(), session))
     context.provider().getModel(model)
 
     if (parsed.messageID !== undefined)
@@ -178,8 +173,4 @@ function wait(run: Run, signal?: AbortSignal): Promise<WithParts> {
     void run.done.finally(() => signal.removeEventListener("abort", leave)).catch(() => undefined)
   }
   return run.done
-}
-
-function refOf(model: Model) {
-  return { providerID: model.info.providerID, modelID: model.info.id }
 }

@@ -3,6 +3,7 @@ import type { WithParts } from "../message/info.js"
 import type { ModelRef } from "../message/part.js"
 import { UnknownModelError } from "../provider/errors.js"
 import type { Provider } from "../provider/provider.js"
+import type { Info as SessionInfo } from "../session/info.js"
 import type { Storage } from "../storage/port.js"
 
 /** Enough for the steps of a usual turn; a longer one reads the whole session once. */
@@ -20,6 +21,22 @@ export async function lastModel(
 ): Promise<ModelRef | undefined> {
   const found = (await fromLatest(storage, sessionID)) ?? (await scan(storage, sessionID))
   return found && known(provider, found)
+}
+
+/**
+ * The model a session goes on with when neither the prompt nor its agent names one (OpenCode's
+ * order): the one it last used, else the one it was created with, else the provider's default.
+ * Prompts and `session.shell` choose by this one rule.
+ */
+export async function sessionModel(
+  storage: Storage,
+  provider: Provider,
+  session: SessionInfo,
+): Promise<ModelRef> {
+  const chosen = (await lastModel(storage, provider, session.id)) ?? session.model
+  if (chosen) return chosen
+  const { info } = provider.defaultModel()
+  return { providerID: info.providerID, modelID: info.id }
 }
 
 /** The usual case in two small reads: the newest message, and the request it answers. */

@@ -1,7 +1,7 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import { getAgent } from "../agent/resolve.js"
 import { parseInput } from "../error/invalid-input.js"
-import { lastModel } from "../loop/last-model.js"
+import { sessionModel } from "../loop/last-model.js"
 import { MissingProviderError } from "../loop/loop-errors.js"
 import { assertNewMessageID } from "../loop/prompt-checks.js"
 import type { StatusRegistry } from "../loop/status-registry.js"
@@ -134,8 +134,7 @@ export function createShell(deps: ShellDeps) {
         message: "runtime.session.shell needs a model: pass `model`, or createRuntime({ provider })",
       })
     }
-    const model =
-      given ?? (await lastModel(deps.storage, provider, session.id)) ?? session.model ?? refOf(provider)
+    const model = given ?? (await sessionModel(deps.storage, provider, session))
     provider.getModel(model)
     return model
   }
@@ -174,8 +173,3 @@ export function createShell(deps: ShellDeps) {
 
 /** `runtime.session.shell` and what the rest of the runtime asks of it. */
 export type Shell = ReturnType<typeof createShell>
-
-function refOf(provider: Provider): ModelRef {
-  const { info } = provider.defaultModel()
-  return { providerID: info.providerID, modelID: info.id }
-}
