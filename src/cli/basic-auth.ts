@@ -3,6 +3,9 @@ import type { Credentials } from "./args.js"
 
 const digest = (text: string) => createHash("sha256").update(text).digest()
 
+/** What a 401 of basicAuth's server says it wants (RFC 7617), so that a browser asks for it. */
+export const BASIC_CHALLENGE = 'Basic realm="agentloop", charset="UTF-8"'
+
 /**
  * A `ServerOptions.authorize` that lets in requests carrying `credentials` as HTTP basic auth,
  * the way `opencode attach` sends them, or as OpenCode's `?auth_token=` (base64 of user:password,

@@ -1,7 +1,7 @@
 import type { Runtime } from "../index.js"
 import { MissingPackageError } from "../tools/index.js"
 import type { Env, ServeCommand } from "./args.js"
-import { basicAuth } from "./basic-auth.js"
+import { BASIC_CHALLENGE, basicAuth } from "./basic-auth.js"
 import { codingRuntime } from "./default-runtime.js"
 import { UsageError } from "./errors.js"
 import { loadDefaultExport } from "./load-module.js"
@@ -49,7 +49,9 @@ export async function startServing(command: ServeCommand, host: Host): Promise<S
 async function listen(runtime: Runtime, command: ServeCommand) {
   try {
     const { createServer, serve } = await import("../server/index.js")
-    const authorize = command.credentials ? { authorize: basicAuth(command.credentials) } : {}
+    const authorize = command.credentials
+      ? { authorize: basicAuth(command.credentials), challenge: BASIC_CHALLENGE }
+      : {}
     return await serve(createServer(runtime, authorize), { port: command.port, hostname: command.hostname })
   } catch (error) {
     const missing = missingPackage(error, SERVER_PACKAGES)

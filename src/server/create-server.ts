@@ -32,7 +32,7 @@ export function createServer(runtime: Runtime, options: ServerOptions = {}): Hon
   const app = new Hono()
   // CORS first: a browser's preflight carries no credentials, and a 401 needs CORS headers to be readable.
   if (options.cors) app.use(cors({ origin: options.cors.origin }))
-  app.use(authorize(options.authorize))
+  app.use(authorize(options.authorize, options.challenge))
   app.use(limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT))
   app.use(checkLocation(runtime.directory))
 
@@ -74,10 +74,12 @@ export function createServer(runtime: Runtime, options: ServerOptions = {}): Hon
   return app
 }
 
-function authorize(check: ServerOptions["authorize"]): MiddlewareHandler {
+function authorize(check: ServerOptions["authorize"], challenge: string | undefined): MiddlewareHandler {
   return async (c, next) => {
-    if (check && !(await check(c.req.raw)))
+    if (check && !(await check(c.req.raw))) {
+      if (challenge !== undefined) c.header("WWW-Authenticate", challenge)
       return errorResponse(c, new UnauthorizedError({ message: "The request is not authorized" }))
+    }
     await next()
   }
 }

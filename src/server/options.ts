@@ -6,6 +6,12 @@ export type ServerOptions = {
    * put a proxy in front when the port is reachable by others.
    */
   authorize?: (request: Request) => boolean | Promise<boolean>
+  /**
+   * The `WWW-Authenticate` header of a 401, naming the scheme `authorize` expects, e.g.
+   * `Basic realm="agents"`: a browser asks for a password only when the 401 names one. Default:
+   * none.
+   */
+  challenge?: string
   /** Origins allowed to call from a browser page. Default: none (no CORS headers, same origin only). */
   cors?: { origin: string | string[] }
   /** The largest request body in bytes; files arrive as data URLs. Default: 10 MB. */

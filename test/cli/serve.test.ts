@@ -54,7 +54,10 @@ describe("agentloop-sdk serve <module>", () => {
   it("asks for the password of --password as opencode attach sends it (basic auth, user opencode)", async () => {
     const cli = new CliProcess(["serve", fixture("agent.ts"), "--port", "0", "--password", "s3cret"])
     const url = await cli.url()
-    expect((await fetch(`${url}/session`)).status).toBe(401)
+    const refused = await fetch(`${url}/session`)
+    expect(refused.status).toBe(401)
+    // A browser asks for the password only when the 401 names the scheme (RFC 9110, 11.6.1).
+    expect(refused.headers.get("www-authenticate")).toBe('Basic realm="agentloop", charset="UTF-8"')
     expect((await fetch(`${url}/session`, { headers: basic("opencode", "wrong") })).status).toBe(401)
     expect((await fetch(`${url}/session`, { headers: basic("opencode", "s3cret") })).status).toBe(200)
     expect(cli.stdout).not.toContain("s3cret")

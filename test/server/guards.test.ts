@@ -55,6 +55,17 @@ function everyRoute(app: ReturnType<typeof createServer>) {
 }
 
 describe("options.authorize", () => {
+  it("names the scheme of options.challenge on a 401, and nothing without it", async () => {
+    const { runtime } = untouchable()
+    const challenged = createServer(runtime, { authorize: () => false, challenge: 'Bearer realm="agents"' })
+    const refused = await challenged.request("/session")
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get("www-authenticate")).toBe('Bearer realm="agents"')
+    const plain = await createServer(runtime, { authorize: () => false }).request("/session")
+    expect(plain.status).toBe(401)
+    expect(plain.headers.get("www-authenticate")).toBeNull()
+  })
+
   it("answers 401 on every route, /event and /doc included, before touching the runtime", async () => {
     const { runtime, touched, forget } = untouchable()
     const seen: Request[] = []
