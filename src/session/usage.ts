@@ -48,69 +48,16 @@ export function getUsage(input: {
     [tokens.reasoning, prices.output],
   ]
   const charged = terms.filter(([count, price]) => count !== 0 && price !== 0)
-  const cost = charged.length === 0 ? 0 : (wholeCost(charged) ?? decimalCost(charged))
+  const cost = charged.length === 0 ? 0 : decimalCost(charged)
 
   return { cost: Number.isFinite(cost) && cost > 0 ? cost : 0, tokens }
 }
 
-/** The cost in decimal arithmetic: exact whatever the prices, and slow. */
+/** The cost in decimal arithmetic: exact whatever the prices. Zero terms are left out beforehand. */
 function decimalCost(terms: readonly [number, number][]): number {
   let sum = new Decimal(0)
   for (const [count, price] of terms) sum = sum.add(new Decimal(count).mul(price))
   return sum.div(PER_MILLION).toNumber()
-}
-
-// The largest power of ten a double holds exactly, and the powers up to it, read from their
-// decimal literals so that each is exact.
-const MAX_EXACT_POWER = 22
-const POWERS_OF_TEN = Array.from({ length: MAX_EXACT_POWER + 1 }, (_, power) => Number(`1e${power}`))
-const PER_MILLION_DIGITS = 6
-
-/**
- * The cost decimalCost gives, to the last bit, without decimal.js; undefined when that cannot be
- * guaranteed. decimal.js reads a price as its shortest decimal (`String(price)`), so a price is
- * a whole number over a power of ten. With whole token counts and every product and the sum
- * below 2^53, the integers are exact in doubles (and within decimal.js's 20 digits, so its sum
- * is exact too), and one division by a power of ten that a double holds exactly rounds the
- * exact quotient to the nearest double, as decimal.js's `toNumber` does.
- */
-function wholeCost(terms: readonly [number, number][]): number | undefined {
-  const scaled: { count: number; units: number; scale: number }[] = []
-  let scale = 0
-  for (const [count, price] of terms) {
-    const decimal = decimalOf(price)
-    if (!decimal || !Number.isSafeInteger(count)) return undefined
-    scaled.push({ count, ...decimal })
-    scale = Math.max(scale, decimal.scale)
-  }
-  if (scale + PER_MILLION_DIGITS > MAX_EXACT_POWER) return undefined
-  let sum = 0
-  for (const term of scaled) {
-    const units = term.units * POWERS_OF_TEN[scale - term.scale]!
-    const product = term.count * units
-    sum += product
-    if (!Number.isSafeInteger(units) || !Number.isSafeInteger(product) || !Number.isSafeInteger(sum))
-      return undefined
-  }
-  return sum / POWERS_OF_TEN[scale + PER_MILLION_DIGITS]!
-}
-
-const DECIMAL = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/
-
-/** A positive price as `units / 10^scale` in safe integers, from its shortest decimal; else undefined. */
-function decimalOf(price: number): { units: number; scale: number } | undefined {
-  if (Number.isSafeInteger(price) && price > 0) return { units: price, scale: 0 }
-  const match = DECIMAL.exec(String(price))
-  if (!match) return undefined
-  const [, whole = "", fraction = "", exponent = "0"] = match
-  let units = Number(whole + fraction)
-  let scale = fraction.length - Number(exponent)
-  if (scale < 0) {
-    if (-scale > MAX_EXACT_POWER) return undefined
-    units *= POWERS_OF_TEN[-scale]!
-    scale = 0
-  }
-  return Number.isSafeInteger(units) && units > 0 ? { units, scale } : undefined
 }
 
 /**
