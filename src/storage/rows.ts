@@ -104,17 +104,17 @@ const fieldsOf = {
 } satisfies Record<StorageWrite["type"], z.ZodType>
 type WriteType = keyof typeof fieldsOf
 
-/** The string fields of each write type: checked by hand on every write, zod only names what is wrong. */
-const stringFieldsOf: Record<WriteType, readonly string[]> = {
-  "session.put": [],
-  "session.remove": ["sessionID"],
-  "message.put": [],
-  "message.remove": ["sessionID", "messageID"],
-  "part.put": [],
-  "part.remove": ["sessionID", "messageID", "partID"],
-  "value.put": ["key"],
-  "value.remove": ["key"],
-}
+/**
+ * Each write type's field names, and those of them that must be strings: checked by hand on
+ * every write (read once from the schemas above), zod only names what is wrong.
+ */
+const namesOf: Record<string, { names: readonly string[]; strings: readonly string[] }> = Object.fromEntries(
+  Object.entries(fieldsOf).map(([type, schema]) => {
+    const shape: Record<string, z.ZodType> = schema.shape
+    const names = Object.keys(shape)
+    return [type, { names, strings: names.filter((name) => shape[name] instanceof z.ZodString) }]
+  }),
+)
 
 const JsonValue = z.json()
 
@@ -156,9 +156,10 @@ function validWrite(write: unknown, index: number): EncodedWrite {
 /** The write's own fields, without any others it carries; InvalidInputError when one is not as its type says. */
 function fieldsOfWrite(type: WriteType, write: object, at: string): StorageWrite {
   const given = write as Record<string, unknown>
-  if (stringFieldsOf[type].every((field) => typeof given[field] === "string")) {
+  const { names, strings } = namesOf[type]!
+  if (strings.every((name) => typeof given[name] === "string")) {
     const picked: Record<string, unknown> = { type }
-    for (const field of Object.keys(fieldsOf[type].shape)) if (field in given) picked[field] = given[field]
+    for (const name of names) if (name in given) picked[name] = given[name]
     return picked as StorageWrite
   }
   const fields = fieldsOf[type].safeParse(write)
