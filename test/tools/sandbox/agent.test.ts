@@ -2,7 +2,7 @@ import { mkdir, readFile, symlink, writeFile } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { basename, join } from "node:path"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import type { MessageV2 } from "../../../src/index.js"
 import { createTestRuntime, say } from "../../../src/testing/index.js"
 import { codingTools } from "../../../src/tools/index.js"
@@ -10,12 +10,9 @@ import { sandboxOperations } from "../../../src/tools/sandbox/index.js"
 import { bwrapInstalled, processesWith, tempDirs, uniqueMarker } from "./helpers.js"
 
 const dirs = tempDirs()
-const saved = { HOME: process.env.HOME, ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY }
 afterEach(async () => {
   await dirs.cleanup()
-  for (const [name, value] of Object.entries(saved))
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
+  vi.unstubAllEnvs()
 })
 
 const allowAll = [{ permission: "*", pattern: "*", action: "allow" as const }]
@@ -52,8 +49,8 @@ describe.runIf(bwrapInstalled)("a scripted agent's bash in the sandbox", () => {
     await mkdir(join(home, ".ssh"))
     await writeFile(join(home, ".ssh/id_rsa"), "-----BEGIN FAKE PRIVATE KEY-----")
     await symlink(join(other, "secret.txt"), join(project, "link.txt"))
-    process.env.HOME = home
-    process.env.ANTHROPIC_API_KEY = "sk-ant-fake-agent-0123456789"
+    vi.stubEnv("HOME", home)
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-fake-agent-0123456789")
     server = createServer((_request, response) => response.end("reached"))
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   })

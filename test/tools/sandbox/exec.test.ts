@@ -2,19 +2,16 @@ import { link, mkdir, readFile, symlink, writeFile } from "node:fs/promises"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { basename, join } from "node:path"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { localExec } from "../../../src/tools/bash/local-exec.js"
 import { SandboxPathError } from "../../../src/tools/sandbox/errors.js"
 import { type SandboxOperations, sandboxOperations } from "../../../src/tools/sandbox/index.js"
 import { bwrapInstalled, processesWith, run, tempDirs, uniqueMarker } from "./helpers.js"
 
 const dirs = tempDirs()
-const saved = { HOME: process.env.HOME, ANTHROPIC_API_KEY: process.env.ANTHROPIC_API_KEY }
 afterEach(async () => {
   await dirs.cleanup()
-  for (const [name, value] of Object.entries(saved))
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
+  vi.unstubAllEnvs()
 })
 
 // Where a command's refusal shows: the kernel's own words for a path that is not there or not writable.
@@ -113,7 +110,7 @@ describe.runIf(bwrapInstalled)("sandboxOperations: commands", () => {
     const home = await dirs.make("agentloop-sandbox-home-")
     await mkdir(join(home, ".ssh"))
     await writeFile(join(home, ".ssh/id_rsa"), "-----BEGIN FAKE PRIVATE KEY-----")
-    process.env.HOME = home
+    vi.stubEnv("HOME", home)
     const sandboxed = sandboxOperations({ directory: project })
     for (const command of [
       "cat ~/.ssh/id_rsa",
@@ -137,7 +134,7 @@ describe.runIf(bwrapInstalled)("sandboxOperations: commands", () => {
   })
 
   it("never shows a command the host's API keys", async () => {
-    process.env.ANTHROPIC_API_KEY = "sk-ant-fake-0123456789"
+    vi.stubEnv("ANTHROPIC_API_KEY", "sk-ant-fake-0123456789")
     const sandboxed = sandboxOperations({ directory: project, env: { CI: "1" } })
     const result = await run(sandboxed, 'env; echo "key=$ANTHROPIC_API_KEY"; cat /proc/1/environ', {
       cwd: project,
