@@ -80,7 +80,19 @@ async function completeTool(turn: Turn, part: Extract<ToolEvent, { type: "tool-r
     ...(attachments ? { attachments } : {}),
     time: { start: startOf(current), end: Date.now() },
   }
-  await turn.writePart(current)
+  // Output and title are text (toolResult), `structured` is parsed JSON: with plain metadata and
+  // no attachments (host data, parsed as it comes), the part holds nothing storage must check.
+  await turn.writePart(current, !attachments && isPlainRecord(result.metadata))
+}
+
+/**
+ * Metadata the part schema's record takes as it is, and whose JSON is what that parse would give:
+ * an object literal's kind, without an own `__proto__` key (the parse leaves that key out).
+ */
+function isPlainRecord(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false
+  const prototype = Object.getPrototypeOf(value)
+  return (prototype === Object.prototype || prototype === null) && !Object.hasOwn(value, "__proto__")
 }
 
 function startOf(part: ToolPart): number {

@@ -1,4 +1,5 @@
 import { z } from "zod"
+import { parseInput } from "../error/invalid-input.js"
 import { schema as id } from "../id/identifier.js"
 import { WithParts } from "../message/info.js"
 import { Ruleset } from "../permission/schema.js"
@@ -75,6 +76,39 @@ export type PartDelta = z.input<typeof PartDelta>
 export const RecordUsageInput = z.object({
   usage: Info.pick({ cost: true, costUnknown: true, tokens: true }),
 })
+type Usage = z.output<typeof RecordUsageInput>["usage"]
+
+/**
+ * `usage` when RecordUsageInput takes it, checked by hand: every step records one, and the parse
+ * was most of what that cost. Its other keys stay, unread; zod names what is wrong.
+ */
+export function recordedUsage(usage: unknown): Usage {
+  if (isUsage(usage)) return usage
+  return parseInput("session.recordUsage input", RecordUsageInput, { usage }).usage
+}
+
+function isUsage(value: unknown): value is Usage {
+  if (!isObject(value) || !isAmount(value.cost)) return false
+  if (value.costUnknown !== undefined && value.costUnknown !== true) return false
+  const { tokens } = value
+  if (!isObject(tokens) || !isObject(tokens.cache)) return false
+  const { input, output, reasoning, cache } = tokens
+  return (
+    isAmount(input) &&
+    isAmount(output) &&
+    isAmount(reasoning) &&
+    isAmount(cache.read) &&
+    isAmount(cache.write)
+  )
+}
+
+/** What `z.object` takes: an object, not a list. */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** What `z.number().nonnegative()` takes: a finite number, zero or more. */
+const isAmount = (value: unknown): boolean =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0
 
 /** saveMessage's message, wrapped so that errors name it ("message.parts.0"). */
 export const SaveMessageInput = z.object({ message: WithParts })

@@ -19,7 +19,7 @@ import {
   type ListInput as ListInputType,
   MessagesInput,
   type MessagesInput as MessagesInputType,
-  RecordUsageInput,
+  recordedUsage,
   UpdateInput,
   type UpdateInput as UpdateInputType,
 } from "./input.js"
@@ -127,7 +127,7 @@ export function createSessionService(deps: SessionDeps) {
     message?: MessageInfo,
     parts: readonly Part[] = [],
   ): Promise<Info> {
-    const added = parseInput("session.recordUsage input", RecordUsageInput, { usage }).usage
+    const added = recordedUsage(usage)
     const current = await get(sessionID)
     const info: Info = {
       ...current,

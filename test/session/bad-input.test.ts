@@ -45,7 +45,25 @@ describe("the session service refuses malformed arguments with a named error, wr
     expectInvalid(await rejection(runtime.session.recordUsage(session.id, { cost: 1 } as never)), [
       "usage.tokens",
     ])
+    const tokens = { input: 1, output: 1, reasoning: 0, cache: { read: 0, write: 0 } }
+    const cases: [unknown, string][] = [
+      [{ cost: -1, tokens }, "usage.cost"],
+      [{ cost: Number.NaN, tokens }, "usage.cost"],
+      [{ cost: Number.POSITIVE_INFINITY, tokens }, "usage.cost"],
+      [{ cost: "1", tokens }, "usage.cost"],
+      [{ cost: 1, costUnknown: false, tokens }, "usage.costUnknown"],
+      [{ cost: 1, tokens: { ...tokens, input: -1 } }, "usage.tokens.input"],
+      [{ cost: 1, tokens: { ...tokens, reasoning: Number.NaN } }, "usage.tokens.reasoning"],
+      [{ cost: 1, tokens: { ...tokens, cache: { read: 0 } } }, "usage.tokens.cache.write"],
+      [{ cost: 1, tokens: { ...tokens, cache: null } }, "usage.tokens.cache"],
+    ]
+    for (const [usage, path] of cases)
+      expectInvalid(await rejection(runtime.session.recordUsage(session.id, usage as never)), [path])
     expect(await runtime.session.get(session.id)).toEqual(session)
     expect(events).toEqual([])
+    // Keys a usage does not have are left out, as before.
+    const info = await runtime.session.recordUsage(session.id, { cost: 0.5, tokens, extra: 1 } as never)
+    expect(info).toMatchObject({ cost: 0.5, tokens })
+    expect("extra" in info).toBe(false)
   })
 })

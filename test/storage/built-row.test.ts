@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { InvalidInputError } from "../../src/error/invalid-input.js"
-import { type MessageV2, Tool } from "../../src/index.js"
+import { type MessageV2, type RuntimeOptions, Tool } from "../../src/index.js"
 import { isBuilt, markBuilt, writeMarked } from "../../src/storage/built-row.js"
 import { MemoryStorage } from "../../src/storage/memory.js"
+import type { StorageWrite } from "../../src/storage/port.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 
 const session = {
@@ -93,5 +94,83 @@ describe("the processor's rows", () => {
       InvalidInputError,
     )
     await runtime.close()
+  })
+})
+
+/** A MemoryStorage that notes, for each tool part written, its status and whether it came marked. */
+class MarkRecordingStorage extends MemoryStorage {
+  readonly toolWrites: { status: string; built: boolean }[] = []
+  override write(writes: readonly StorageWrite[]): Promise<void> {
+    for (const write of writes)
+      if (write.type === "part.put" && write.part.type === "tool")
+        this.toolWrites.push({ status: write.part.state.status, built: isBuilt(write.part) })
+    return super.write(writes)
+  }
+}
+
+/**
+ * One prompt whose tool returns `result`: the tool writes storage saw, the turn's outcome and
+ * the completed call's stored metadata.
+ */
+async function toolTurn(result: unknown, hooks?: RuntimeOptions["hooks"]) {
+  const storage = new MarkRecordingStorage()
+  const lookup = Tool.define("lookup", {
+    description: "Looks a record up",
+    parameters: z.object({ n: z.number() }),
+    execute: async () => result as string,
+  })
+  const { runtime } = createTestRuntime({
+    storage,
+    tools: [lookup],
+    turns: [[say.toolCall("lookup", { n: 1 })], [say.text("Found it.")]],
+    ...(hooks ? { hooks } : {}),
+  })
+  const session = await runtime.session.create()
+  const outcome = await runtime.session
+    .prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
+    .then((turn) => ({ text: turn.text }))
+    .catch((error: unknown) => ({ error }))
+  const [, answer] = await storage.listMessages(session.id)
+  const tool = answer?.parts.find((part) => part.type === "tool")
+  const stored = tool?.state.status === "completed" ? tool.state.metadata : undefined
+  await runtime.close()
+  return { writes: storage.toolWrites, outcome, stored }
+}
+
+describe("a completed tool call's part", () => {
+  it("is marked when its result has text, a title and plain metadata", async () => {
+    const { writes, outcome } = await toolTurn({ title: "record 1", output: "found", metadata: { n: 1 } })
+    expect(outcome).toEqual({ text: "Found it." })
+    expect(writes.filter((write) => write.status === "completed")).toEqual([
+      { status: "completed", built: true },
+    ])
+  })
+
+  it("is parsed when its metadata is not a plain object, and stores what it stored before", async () => {
+    class Meta {
+      n = 1
+    }
+    // A symbol key is dropped by the copy the processor writes, so that one needs no parse.
+    const cases: [object, boolean][] = [
+      [new Meta(), false],
+      [{ n: 1, [Symbol("s")]: 2 }, true],
+    ]
+    for (const [metadata, built] of cases) {
+      const { writes, outcome, stored } = await toolTurn({ title: "t", output: "found", metadata })
+      expect(writes.find((write) => write.status === "completed")?.built).toBe(built)
+      expect(outcome).toEqual({ text: "Found it." })
+      // The copy written is plain: the class is gone, and so is the symbol key.
+      expect(stored).toEqual({ n: 1 })
+    }
+  })
+
+  it("is parsed, and refused as before, when a tool.after hook makes its metadata a list", async () => {
+    const { writes, outcome } = await toolTurn("found", {
+      "tool.after": async (_input, output) => {
+        output.metadata = [1] as never
+      },
+    })
+    expect(writes.find((write) => write.status === "completed")?.built).toBe(false)
+    expect(InvalidInputError.isInstance((outcome as { error?: unknown }).error)).toBe(true)
   })
 })
