@@ -86,10 +86,10 @@ type Row = { ours: number[]; base: number[] }
 
 export async function runSnapshotBench() {
   const root = await mkdtemp(path.join(os.tmpdir(), "agentloop-bench-snapshot-"))
+  const workTree = path.join(root, "tree")
+  const snapshot = new GitSnapshot({ directory: workTree, dataDir: path.join(root, "data") })
   try {
-    const workTree = path.join(root, "tree")
     const files = await buildTree(workTree)
-    const snapshot = new GitSnapshot({ directory: workTree, dataDir: path.join(root, "data") })
     const plain = baseline(workTree, path.join(root, "baseline.git"))
     await plain.init()
 
@@ -182,6 +182,7 @@ export async function runSnapshotBench() {
         "Step end: track and patch as the processor calls them (patch from the state track returned).",
     )
   } finally {
+    await snapshot.close()
     await rm(root, { recursive: true, force: true })
   }
 }

@@ -82,8 +82,12 @@ const COMMAND_TIMEOUT_MS = 120_000
 /** Runs `git <args>` on our git dir and the work tree, from the work tree's root. */
 export function runGit(context: GitContext, args: readonly string[], options: GitOptions = {}) {
   const env = options.indexFile ? { ...context.env, GIT_INDEX_FILE: options.indexFile } : context.env
-  const global = ["--git-dir", context.gitDir, "--work-tree", context.workTree]
-  return spawnGit(context.binary, [...global, ...configArgs(), ...args], context.workTree, env, options)
+  return spawnGit(context.binary, gitArguments(context, args), context.workTree, env, options)
+}
+
+/** The whole command line of `git <args>` on our git dir and the work tree. */
+export function gitArguments(context: GitContext, args: readonly string[]): string[] {
+  return ["--git-dir", context.gitDir, "--work-tree", context.workTree, ...configArgs(), ...args]
 }
 
 /** Runs `git <args>` with no repository (for `init`), from `cwd`. */
@@ -145,7 +149,11 @@ function commandName(args: readonly string[]): string {
 }
 
 /** Why git could not start: ENOENT means a missing binary unless the directory went away. */
-async function spawnFailure(binary: string, cwd: string, error: NodeJS.ErrnoException): Promise<Error> {
+export async function spawnFailure(
+  binary: string,
+  cwd: string,
+  error: NodeJS.ErrnoException,
+): Promise<Error> {
   const cwdExists = await stat(cwd).then(
     (stats) => stats.isDirectory(),
     () => false,

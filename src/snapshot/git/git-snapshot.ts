@@ -9,6 +9,7 @@ import { restoreState, revertFiles } from "./checkout.js"
 import { SnapshotDataDirError } from "./data-dir-error.js"
 import { GitCommandError } from "./git-command-error.js"
 import { type GitContext, runGit } from "./git-process.js"
+import { createIgnoreCheck, type IgnoreCheck } from "./ignore-check.js"
 import { type Recorded, readSettings, recordKnown, type Settings } from "./known-changes.js"
 import { type LooseObjects, looseObjects } from "./loose-objects.js"
 import { joinNul } from "./nul.js"
@@ -71,7 +72,9 @@ const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
  *
  * Calls on one instance run one at a time. Instances and processes tracking one directory
  * share its git dir safely: each call works on its own copy of the index (see withPrivateIndex).
- * Given the changes it is told of (Snapshot.Known), it records them alone, without git.
+ * Given the changes it is told of (Snapshot.Known), it records them alone, without git but for
+ * one `git check-ignore` that it keeps running for new files once one came: `close()` ends it
+ * (it never keeps the host's process alive).
  *
  * Without `git`, or with a data dir it cannot write, `track()` resolves undefined (see
  * `unavailableReason`) and the other methods reject with SnapshotUnavailableError, as they
@@ -87,6 +90,8 @@ export class GitSnapshot implements Snapshot {
   #unavailableReason: string | undefined
   #objects: LooseObjects | undefined
   #settings: Promise<Settings> | undefined
+  #ignores: IgnoreCheck | undefined
+  #closed = false
   /**
    * Files that states recorded from known changes added or removed, which the index does not
    * have yet. The index tells `git add --all` which files are tracked (and so recorded however
@@ -111,8 +116,9 @@ export class GitSnapshot implements Snapshot {
 
   /**
    * Records the current state. With `known`, only the files it names are read again (no scan,
-   * and no git process unless one of them is new): see Snapshot.Known. When only a scan can tell
-   * (a `.gitignore` among them, a directory or link, a state not held here), it scans.
+   * and no git process but the check-ignore kept for new files): see Snapshot.Known. When only
+   * a scan can tell (a `.gitignore` among them, a directory or link, a state not held here), it
+   * scans.
    */
   track(known?: Snapshot.Known): Promise<string | undefined> {
     return this.#queue.run(async () => {
@@ -169,6 +175,19 @@ export class GitSnapshot implements Snapshot {
   }
 
   /**
+   * Ends the `git check-ignore` process kept for new files, once the calls made before have
+   * finished. Later calls fail as they do without `git`: `track()` resolves undefined, the others
+   * reject with SnapshotUnavailableError.
+   */
+  close(): Promise<void> {
+    return this.#queue.run(async () => {
+      this.#closed = true
+      await this.#ignores?.close()
+      this.#ignores = undefined
+    })
+  }
+
+  /**
    * Runs `operation` in turn, once the git dir is ready, refusing a hash that is not one and
    * explaining a git failure caused by a hash this history does not hold.
    */
@@ -198,7 +217,9 @@ export class GitSnapshot implements Snapshot {
     try {
       this.#objects ??= looseObjects(context.gitDir)
       this.#settings ??= readSettings(context.gitDir)
-      const recorded = await recordKnown(context, this.#objects, await this.#settings, known)
+      this.#ignores ??= createIgnoreCheck(context)
+      const settings = await this.#settings
+      const recorded = await recordKnown(context, this.#objects, settings, known, this.#ignores.ignored)
       for (const [file, entry] of recorded?.presence ?? []) this.#unindexed.set(file, entry)
       return recorded
     } catch {
@@ -226,6 +247,7 @@ export class GitSnapshot implements Snapshot {
 
   /** The git dir, initialised on first use; tried again on the next call when that failed. */
   async #open(): Promise<GitContext> {
+    if (this.#closed) throw new SnapshotUnavailableError({ message: "GitSnapshot closed" })
     this.#repository ??= openRepository({
       directory: this.#directory,
       dataDir: this.#dataDir,

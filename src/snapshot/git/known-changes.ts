@@ -3,9 +3,8 @@ import { readFile } from "node:fs/promises"
 import path from "node:path"
 import type { Snapshot } from "../port.js"
 import { inside, isExcluded } from "./exclusions.js"
-import { type GitContext, runGit } from "./git-process.js"
+import type { GitContext } from "./git-process.js"
 import { type LooseObjects, TREE_MODE } from "./loose-objects.js"
-import { joinNul, splitNul } from "./nul.js"
 import { LARGE_FILE_LIMIT } from "./stage.js"
 import { type Entry, lookup, rewrite } from "./tree-edit.js"
 
@@ -27,19 +26,24 @@ const HASH = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
 const LINK_MODE = "120000"
 const FILE_MODES = new Set(["100644", "100755"])
 
+/** Which of the untracked `files` `.gitignore` and the other exclude files leave out. */
+export type IgnoredOf = (files: readonly string[]) => Promise<ReadonlySet<string>>
+
 /**
  * The current state as `known` describes it, recorded without a scan: the tree `known.from` with
  * each changed path read again, following `git add --all`'s rules (ignored, excluded and large
- * untracked files stay out). Undefined whenever only git can tell what `git add --all` would
- * record (a `.gitignore` changed, a directory or link at a path, a nested repository, a state
- * that is not a loose tree here...): the caller then scans the whole tree. The file system
- * calls are synchronous, as loose-objects.ts explains.
+ * untracked files stay out; `ignoredOf` says which new files are ignored, and its rejection is
+ * passed on). Undefined whenever only git can tell what `git add --all` would record (a
+ * `.gitignore` changed, a directory or link at a path, a nested repository, a state that is not
+ * a loose tree here...): the caller then scans the whole tree. The file system calls are
+ * synchronous, as loose-objects.ts explains.
  */
 export async function recordKnown(
   context: GitContext,
   objects: LooseObjects,
   settings: Settings,
   known: Snapshot.Known,
+  ignoredOf: IgnoredOf,
 ): Promise<Recorded | undefined> {
   const { from } = known
   if (!HASH.test(from) || !objects.readTree(from)) return undefined
@@ -64,8 +68,7 @@ export async function recordKnown(
     entries.set(file, entry)
   }
   const names = untracked.map(([file]) => file)
-  const ignored = names.length > 0 ? await ignoredOf(context, names) : new Set<string>()
-  if (!ignored) return undefined
+  const ignored = names.length > 0 ? await ignoredOf(names) : new Set<string>()
   for (const [file, stats] of untracked) {
     if (ignored.has(file)) continue
     const entry = blobOf(context, objects, settings, file, stats, undefined, from)
@@ -157,13 +160,6 @@ function mayBeNew(context: GitContext, settings: Settings, file: string): boolea
     if (!statOf(directory)?.isDirectory() || statOf(path.join(directory, ".git")) !== undefined) return false
   }
   return true
-}
-
-/** The untracked `files` that `.gitignore` and the other exclude files leave out; undefined when git fails. */
-async function ignoredOf(context: GitContext, files: readonly string[]): Promise<Set<string> | undefined> {
-  const args = ["check-ignore", "-z", "--stdin", "--no-index"]
-  const { stdout, exitCode } = await runGit(context, args, { input: joinNul(files), allowFailure: true })
-  return exitCode > 1 ? undefined : new Set(splitNul(stdout))
 }
 
 /** The path's stats; undefined when nothing is there, null when it cannot be read. */

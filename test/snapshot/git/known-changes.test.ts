@@ -16,7 +16,9 @@ import { GitSnapshot } from "../../../src/snapshot/git/index.js"
 
 const run = promisify(execFile)
 const roots: string[] = []
+const opened: GitSnapshot[] = []
 afterEach(async () => {
+  await Promise.all(opened.splice(0).map((snapshot) => snapshot.close()))
   await Promise.all(roots.splice(0).map((root) => rm(root, { recursive: true, force: true })))
 })
 
@@ -33,6 +35,7 @@ async function workspace() {
   const exclude = ["private"]
   const snapshot = new GitSnapshot({ directory, dataDir: path.join(root, "data"), git: wrapper, exclude })
   const reference = new GitSnapshot({ directory, dataDir: path.join(root, "reference"), exclude })
+  opened.push(snapshot, reference)
   const at = (file: string) => path.join(directory, file)
   const gitCalls = async () =>
     (await readFile(log, "utf8").catch(() => "")).split("\n").filter((line) => line !== "").length
@@ -136,7 +139,8 @@ describe("GitSnapshot with the changes known", () => {
       // Outside the directory: not the snapshot's to record.
       path.join(path.dirname(space.directory), "elsewhere.ts"),
     ]
-    const after = await step(space, base, changed, 1)
+    // `git config` for where the excludes file is, and the check-ignore kept for later steps.
+    const after = await step(space, base, changed, 2)
     expect(await space.snapshot.patch(base, { from: base, changed })).toEqual(
       await space.reference.patch(base),
     )
@@ -181,7 +185,7 @@ describe("GitSnapshot with the changes known", () => {
     await space.write("made.txt", "by a declared write\n")
     await space.write("grown.txt", "small\n")
     await space.remove("src/a/file-4.ts")
-    const after = await step(space, base, ["made.txt", "grown.txt", "src/a/file-4.ts"], 1)
+    const after = await step(space, base, ["made.txt", "grown.txt", "src/a/file-4.ts"], 2)
     // Then a command ignores one, grows another past 2 MB and brings the deleted one back, ignored:
     // the first two stay recorded (they were tracked), the third stays out (it was not).
     await space.write(".gitignore", "*.log\nbuild/\nmade.txt\nsrc/a/file-4.ts\n")
@@ -201,7 +205,7 @@ describe("GitSnapshot with the changes known", () => {
     await space.write("src/large.ts", "y".repeat(100_000))
     await space.write("deep/er/still/new.ts", "new\n")
     await space.remove("docs/file-0.ts")
-    await step(space, base, ["src/a/file-0.ts", "src/large.ts", "deep/er/still/new.ts", "docs/file-0.ts"], 1)
+    await step(space, base, ["src/a/file-0.ts", "src/large.ts", "deep/er/still/new.ts", "docs/file-0.ts"], 2)
     const [gitDir] = await readdir(path.join(space.root, "data"))
     const fsck = await run("git", ["--git-dir", path.join(space.root, "data", gitDir!), "fsck", "--strict"])
     expect(fsck.stderr).not.toMatch(/error|bad|corrupt|missing/i)
