@@ -178,12 +178,14 @@ export async function runDeltasBench(): Promise<void> {
       ]
     }),
   )
-  const added = (variant: Variant, base: Variant) =>
-    perDelta(median(results[variant].ms.map((value, index) => value - results[base].ms[index]!)))
+  const added = (variant: Variant, base: Variant, measure: "ms" | "cpu" = "ms") =>
+    perDelta(median(results[variant][measure].map((value, index) => value - results[base][measure][index]!)))
   console.log(
     `\nAdded per delta (median of the rounds' differences, µs): SessionProcessor over streamText ` +
       `${added("memory", "streamText")}, over doStream ${added("memory", "direct")}; streamText over ` +
-      `doStream ${added("streamText", "direct")}. SessionProcessor writes per turn: ${writes}`,
+      `doStream ${added("streamText", "direct")}. CPU (steadier on a busy machine): SessionProcessor ` +
+      `over doStream ${added("memory", "direct", "cpu")}, without the delta events ` +
+      `${added("noEvents", "direct", "cpu")}. SessionProcessor writes per turn: ${writes}`,
   )
   const byRound = (values: number[]) =>
     `${values.map((value) => value.toFixed(2)).join(" ")}  (${times(Math.min(...values))} to ${times(Math.max(...values))})`

@@ -14,6 +14,14 @@ export type ModelStream = (call: {
   abort: AbortSignal
 }) => AsyncIterable<TextStreamPart<ToolSet>>
 
+/**
+ * Set (to true) on a part stream whose read in flight ends with `done` as soon as the call's
+ * `abort` signal aborts, whatever the provider does, such as `createProviderStream`'s. The
+ * processor reads such a stream as it is; any other it reads through a race with the abort, a
+ * promise more per part.
+ */
+export const endsOnAbort: unique symbol = Symbol("agentloop.endsOnAbort")
+
 /** The model call through the AI SDK's `streamText`, one step, no retries (the loop retries). */
 export const streamTextModel: ModelStream = ({ model, request, tools, abort }) =>
   streamText({

@@ -5,7 +5,7 @@ import { createProviderStream } from "../provider-call/provider-stream.js"
 import { toAITools } from "../tool/ai-tools.js"
 import { closeUnfinished } from "./close.js"
 import type { CreateInput } from "./create-input.js"
-import { StreamStalled, untilAborted } from "./read-stream.js"
+import { readParts, StreamStalled } from "./read-stream.js"
 import { finishStep, startStep } from "./step-events.js"
 import { callStart } from "./step-snapshot.js"
 import type { ProcessResult, StreamInput } from "./stream-input.js"
@@ -37,8 +37,9 @@ export function create(input: CreateInput) {
     async process(request: StreamInput): Promise<ProcessResult> {
       const { abort, message } = turn
       let overflow = false
-      // The call's own signal: the run's abort, or a stall, ends the provider's request. Not
-      // AbortSignal.any, whose listeners on the run's signal would pile up step after step.
+      // The call's own signal: the run's abort, or a stall, ends the provider's request and the
+      // read in flight (readParts). Not AbortSignal.any, whose listeners on the run's signal
+      // would pile up step after step.
       const call = new AbortController()
       const endCall = () => call.abort(abort.reason)
       abort.addEventListener("abort", endCall, { once: true })
@@ -49,23 +50,21 @@ export function create(input: CreateInput) {
           toolContext(turn, request),
           toolHooks(turn, input.turn ?? []),
         )
-        const parts = untilAborted(
-          stream({ model: input.model.language, request, tools, abort: call.signal }),
-          abort,
-          {
+        // Also a write a tool's progress asked for, which the tool itself may have survived.
+        const checkWrites = () => {
+          if (turn.writeFailure) throw turn.writeFailure.error
+          return undefined
+        }
+        await readParts(stream({ model: input.model.language, request, tools, abort: call.signal }), call, {
+          idle: {
             ms: idleTimeoutMs,
             busy: () => [...turn.tools.values()].some((part) => part.state.status === "running"),
           },
-        )
-        try {
-          for (let next = await parts.next(); !next.done; next = await parts.next()) {
-            await handle(turn, next.value)
-            // Also a write a tool's progress asked for, which the tool itself may have survived.
-            if (turn.writeFailure) throw turn.writeFailure.error
-          }
-        } finally {
-          parts.close()
-        }
+          handle: (part, receivedAt) => {
+            const pending = handle(turn, part, receivedAt)
+            return pending ? pending.then(checkWrites) : checkWrites()
+          },
+        })
       } catch (error) {
         // Storage failed: nothing more can be stored, so the turn stops and the caller gets the
         // storage's error. What is left open is closed by the next read or run of the session.
@@ -73,7 +72,6 @@ export function create(input: CreateInput) {
           call.abort()
           throw turn.writeFailure.error
         }
-        if (error instanceof StreamStalled) call.abort()
         const classified = abort.aborted
           ? abortedError()
           : error instanceof StreamStalled
@@ -104,7 +102,7 @@ export function create(input: CreateInput) {
  * One stream part into the turn; a promise only when it writes (see handleText). Unknown parts
  * (sources, raw, whatever newer SDKs add) store nothing.
  */
-function handle(turn: Turn, part: Stream): Promise<unknown> | undefined {
+function handle(turn: Turn, part: Stream, receivedAt: number): Promise<unknown> | undefined {
   switch (part.type) {
     case "reasoning-start":
     case "reasoning-delta":
@@ -112,7 +110,7 @@ function handle(turn: Turn, part: Stream): Promise<unknown> | undefined {
     case "text-start":
     case "text-delta":
     case "text-end":
-      return handleText(turn, part)
+      return handleText(turn, part, receivedAt)
     case "tool-input-start":
     case "tool-input-delta":
     case "tool-call":

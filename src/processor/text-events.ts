@@ -13,7 +13,7 @@ type TextEvent = Extract<
  * end. Not async: a delta, the most frequent part by far, returns without a promise unless it
  * writes, since every extra microtask turn per part lets the SDK's queue grow.
  */
-export function handleText(turn: Turn, part: TextEvent): Promise<unknown> | undefined {
+export function handleText(turn: Turn, part: TextEvent, receivedAt: number): Promise<unknown> | undefined {
   switch (part.type) {
     case "reasoning-start":
     case "text-start": {
@@ -41,7 +41,7 @@ export function handleText(turn: Turn, part: TextEvent): Promise<unknown> | unde
         field: "text",
         delta: part.text,
       })
-      return turn.dueForCheckpoint(current) ? turn.writePart(current, true) : undefined
+      return turn.dueForCheckpoint(current, receivedAt) ? turn.writePart(current, true) : undefined
     }
     case "reasoning-end":
     case "text-end":

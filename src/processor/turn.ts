@@ -142,10 +142,10 @@ export function createTurn(input: CreateInput) {
     /**
      * Deltas are not written (principle 5), so a crash would lose a part's whole streamed text:
      * at most once per interval the text so far is written, which bounds the loss to the last
-     * interval's worth while the writes grow with time, not with the number of deltas.
+     * interval's worth while the writes grow with time, not with the number of deltas. `now`
+     * is when the delta arrived, which the reader already took.
      */
-    dueForCheckpoint(part: TextPart | ReasoningPart): boolean {
-      const now = Date.now()
+    dueForCheckpoint(part: TextPart | ReasoningPart, now: number): boolean {
       if (now - (checkpointed.get(part.id) ?? part.time?.start ?? now) < checkpointMs) return false
       checkpointed.set(part.id, now)
       return true

@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai"
-import { type ModelStream, streamTextModel } from "../processor/model-stream.js"
+import { endsOnAbort, type ModelStream, streamTextModel } from "../processor/model-stream.js"
 import type { StreamInput } from "../processor/stream-input.js"
 import {
   createCallTelemetry,
@@ -58,7 +58,7 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
       body = promptBody(versions[model.specificationVersion], model.specificationVersion, request.messages)
     } catch (error) {
       // A bad prompt fails the stream, as it would through streamText, not the call of the seam.
-      return deferred(() => Promise.reject(error))
+      return deferred(() => Promise.reject(error), abort)
     }
     if (body === undefined) return streamTextModel(call)
 
@@ -101,7 +101,7 @@ export function createProviderStream(options: ProviderStreamOptions = {}): Model
         telemetry.fail(error)
         throw error
       }
-    })
+    }, abort)
   }
 }
 
@@ -139,21 +139,35 @@ function promptBody(
   return body
 }
 
-/** An iterator whose source is made on the first read: the provider call is async, the seam is not. */
-function deferred<T>(start: () => Promise<AsyncIterator<T>>): AsyncIterableIterator<T> {
+type Read<T> = IteratorResult<T, undefined>
+
+/**
+ * An iterator whose source is made on the first read: the provider call is async, the seam is
+ * not. It ends on `abort` as the step stream does (see endsOnAbort): the first read also when
+ * the provider has not answered and ignores the signal.
+ */
+function deferred<T>(
+  start: () => Promise<AsyncIterator<T>>,
+  abort: AbortSignal,
+): AsyncIterableIterator<T> & { [endsOnAbort]: true } {
   let source: Promise<AsyncIterator<T>> | undefined
   let started: AsyncIterator<T> | undefined
-  const iterator: AsyncIterableIterator<T> = {
+  const iterator = {
+    [endsOnAbort]: true as const,
     // Once the source is there, reads go straight to it: a promise more per part is measurable.
-    next: () => {
+    next: (): Promise<Read<T>> => {
       if (started) return started.next()
+      if (abort.aborted) return Promise.resolve({ done: true, value: undefined })
       source ??= start()
-      return source.then((inner) => {
-        started = inner
-        return inner.next()
-      })
+      return untilAbort(
+        source.then((inner) => {
+          started = inner
+          return inner.next()
+        }),
+        abort,
+      )
     },
-    return: async () => {
+    return: async (): Promise<Read<T>> => {
       const inner = await source?.catch(() => undefined)
       await inner?.return?.()
       return { done: true, value: undefined }
@@ -161,4 +175,13 @@ function deferred<T>(start: () => Promise<AsyncIterator<T>>): AsyncIterableItera
     [Symbol.asyncIterator]: () => iterator,
   }
   return iterator
+}
+
+/** `read`, or `done` as soon as `abort` aborts: once per call, for the wait for the provider. */
+function untilAbort<T>(read: Promise<Read<T>>, abort: AbortSignal): Promise<Read<T>> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve({ done: true, value: undefined })
+    abort.addEventListener("abort", onAbort, { once: true })
+    read.then(resolve, reject).finally(() => abort.removeEventListener("abort", onAbort))
+  })
 }
