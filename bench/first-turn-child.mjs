@@ -154,5 +154,8 @@ const text = await (variant === "streamtext"
     ? directTurn()
     : agentloopTurn())
 mark("answered")
+// CPU time (all threads) to the answer: steadier than the wall clock when other work shares the cores.
+const { user, system } = process.cpuUsage()
+marks.cpu = (user + system) / 1000
 if (!text.includes("Done")) throw new Error(`${variant} answered ${JSON.stringify(text)}`)
 process.stdout.write(`${JSON.stringify(marks)}\n`)

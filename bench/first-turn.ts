@@ -3,7 +3,9 @@
  * plus the answer against the mock LLM server, for the `streamText` loop, the direct `doStream`
  * loop, and agentloop on memory and on SQLite. Each child (bench/first-turn-child.mjs, plain
  * JavaScript on the built package) reports when it had imported, was ready and had its answer,
- * in ms since its own process started; ratios are to the `streamText` loop of the same round.
+ * in ms since its own process started, and the CPU time it had used by then (all its threads:
+ * steadier than the wall clock on a shared machine); ratios are to the `streamText` loop of the
+ * same round.
  *
  *   npm run build && npx tsx bench/index.ts first-turn
  */
@@ -26,7 +28,7 @@ const LABELS: Record<Variant, string> = {
   memory: "agentloop memory",
   sqlite: "agentloop SQLite",
 }
-type Marks = { imported: number; ready: number; answered: number }
+type Marks = { imported: number; ready: number; answered: number; cpu: number }
 
 export async function runFirstTurnBench(): Promise<void> {
   if (!fs.existsSync(path.join(ROOT, "dist", "index.js"))) throw new Error("run `npm run build` first")
@@ -68,8 +70,20 @@ function report(rounds: Record<Variant, Marks>[]): void {
   const ms = (value: number) => value.toFixed(1)
   const rows = VARIANTS.map((variant) => {
     const of = (key: keyof Marks) => median(rounds.map((round) => round[variant][key]))
-    const ratio = median(rounds.map((round) => round[variant].answered / round.streamtext.answered))
-    return [LABELS[variant], ms(of("imported")), ms(of("ready")), ms(of("answered")), `${ratio.toFixed(2)}x`]
+    const ratio = (key: keyof Marks) =>
+      `${median(rounds.map((round) => round[variant][key] / round.streamtext[key])).toFixed(2)}x`
+    return [
+      LABELS[variant],
+      ms(of("imported")),
+      ms(of("ready")),
+      ms(of("answered")),
+      ratio("answered"),
+      ms(of("cpu")),
+      ratio("cpu"),
+    ]
   })
-  printTable(["variant", "imported", "ready", "answered", "answered / streamText"], rows)
+  printTable(
+    ["variant", "imported", "ready", "answered", "answered / streamText", "CPU", "CPU / streamText"],
+    rows,
+  )
 }

@@ -13,7 +13,7 @@ export type MatchRule =
   | { or: readonly MatchRule[] }
   | { and: readonly MatchRule[] }
 
-/** One model of the generated catalogue (src/provider/catalogue-data.ts). */
+/** One model of the generated catalogue (src/provider/catalogue-data.ts, as JSON text). */
 export type CatalogueEntry = {
   id: string
   name: string

@@ -1,5 +1,5 @@
 import type { ModelRef } from "../message/part.js"
-import { catalogue } from "./catalogue-data.js"
+import { catalogueText } from "./catalogue-data.js"
 import { type CatalogueEntry, matches } from "./catalogue-entry.js"
 import type { ModelInfo } from "./model-info.js"
 
@@ -51,11 +51,23 @@ function find(ref: ModelRef): CatalogueEntry | undefined {
   if (routed) return find(routed)
   const modelID = ref.modelID.toLowerCase().trim()
   for (const providerID of RESELLERS.get(ref.providerID) ?? [ref.providerID]) {
-    const entries = Object.hasOwn(catalogue, providerID) ? catalogue[providerID]! : []
-    const entry =
-      entries.find((candidate) => candidate.id === modelID) ??
-      entries.find((candidate) => matches(candidate.match, modelID))
+    const entry = entryOf(Object.hasOwn(catalogueText, providerID) ? catalogueText[providerID]! : [], modelID)
     if (entry) return entry
+  }
+  return undefined
+}
+
+/**
+ * The model named `modelID` exactly, else the first whose rule matches it. Parsed at each lookup,
+ * so the caller owns what it gets; each text starts with its ID (the generator writes it first),
+ * so an exact name is found without parsing the others.
+ */
+function entryOf(texts: readonly string[], modelID: string): CatalogueEntry | undefined {
+  const named = texts.find((text) => text.startsWith(`{"id":${JSON.stringify(modelID)},`))
+  if (named) return JSON.parse(named)
+  for (const text of texts) {
+    const entry: CatalogueEntry = JSON.parse(text)
+    if (matches(entry.match, modelID)) return entry
   }
   return undefined
 }

@@ -38,6 +38,39 @@ describe("Provider.catalogueInfo", () => {
     expect(routed).toMatchObject({ providerID: "gateway", id: "anthropic/claude-sonnet-4-5", cost: sonnet })
   })
 
+  it("gives each caller its own info: changing one leaves the catalogue as it was", () => {
+    const ref = { providerID: "anthropic", modelID: "claude-sonnet-4-5" }
+    const first = Provider.catalogueInfo(ref)!
+    first.cost!.input = 1_000
+    first.cost!.cache.read = 1_000
+    expect(Provider.catalogueInfo(ref)?.cost).toMatchObject({ input: 3, cache: { read: 0.3 } })
+  })
+
+  it("knows every provider's models, each with its name and prices", () => {
+    const known = {
+      anthropic: "claude-3-5-haiku-latest",
+      openai: "gpt-4.1",
+      google: "gemini-2.5-pro",
+      xai: "grok-4",
+      mistral: "mistral-large-latest",
+      deepseek: "deepseek-chat",
+      groq: "llama-3.3-70b-versatile",
+      cohere: "command-r-plus",
+      moonshotai: "kimi-k2-0905-preview",
+      perplexity: "sonar",
+      cerebras: "llama-3.3-70b",
+    }
+    for (const [providerID, modelID] of Object.entries(known)) {
+      const info = Provider.catalogueInfo({ providerID, modelID })
+      expect(info, `${providerID}/${modelID}`).toMatchObject({
+        providerID,
+        id: modelID,
+        name: expect.any(String),
+      })
+      expect(info?.cost?.input, `${providerID}/${modelID}`).toBeGreaterThanOrEqual(0)
+    }
+  })
+
   it("knows nothing of a model outside the catalogue", () => {
     expect(Provider.catalogueInfo({ providerID: "acme", modelID: "acme-1" })).toBeUndefined()
     expect(Provider.catalogueSource).toEqual({
