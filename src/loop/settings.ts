@@ -41,8 +41,9 @@ type Settings = Pick<
 
 /** The loop's settings with their defaults; one model stream per runtime, whose caches later steps share. */
 export function loopSettings(options: LoopOptions): Settings {
+  // Parsed once per runtime: building zod's compiled parsers would cost more than they save.
   return {
-    retry: RetryOptions.parse(options.retry ?? {}),
+    retry: RetryOptions.parse(options.retry ?? {}, { jitless: true }),
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     modelStream: createProviderStream(options.telemetry ? { telemetry: options.telemetry } : {}),
     permissionRules: options.permission ?? [],
@@ -52,7 +53,7 @@ export function loopSettings(options: LoopOptions): Settings {
     titles: options.titles,
     hooks: options.hooks ?? {},
     onToolError: options.onToolError,
-    compaction: CompactionConfig.parse(options.compaction ?? {}),
+    compaction: CompactionConfig.parse(options.compaction ?? {}, { jitless: true }),
     rejection: options.rejection ?? "stop",
   }
 }

@@ -132,13 +132,22 @@ export function validateWrites(writes: unknown): StorageWrite[] {
   return encodeWrites(writes).map((encoded) => encoded.write)
 }
 
+/**
+ * Batches at least this long parse their rows with zod's compiled parsers. zod compiles a schema
+ * at its first compiled parse, which costs about as much as 750 plain ones: worth it for a
+ * fork's or an import's thousands of rows, not for the few rows a step still parses (most come
+ * marked as built), and a process's first turn would pay for it.
+ */
+const COMPILED_PARSE_FROM = 64
+
 /** validateWrites, keeping each row's JSON text, which the check encodes anyway. */
 export function encodeWrites(writes: unknown): EncodedWrite[] {
   if (!Array.isArray(writes)) throw invalid("writes", `expected an array of writes, got ${quote(writes)}`)
-  return writes.map(validWrite)
+  const jitless = writes.length < COMPILED_PARSE_FROM
+  return writes.map((write, index) => validWrite(write, index, jitless))
 }
 
-function validWrite(write: unknown, index: number): EncodedWrite {
+function validWrite(write: unknown, index: number, jitless: boolean): EncodedWrite {
   const at = `writes[${index}]`
   if (typeof write !== "object" || write === null)
     throw invalid(at, `expected a write ({ type, ... }), got ${quote(write)}`)
@@ -147,7 +156,7 @@ function validWrite(write: unknown, index: number): EncodedWrite {
     const known = Object.keys(fieldsOf).join(", ")
     throw invalid(`${at}.type`, `expected one of ${known}, got ${quote(type)}`)
   }
-  const checked = withValidRow(fieldsOfWrite(type as WriteType, write, at), at)
+  const checked = withValidRow(fieldsOfWrite(type as WriteType, write, at), at, jitless)
   // What the adapter stores: the row as its schema parsed it.
   const row = rowOf(checked)
   return { write: checked, json: row ? encodeJson(row.value, `${at}.${row.field}`) : undefined }
@@ -168,14 +177,14 @@ function fieldsOfWrite(type: WriteType, write: object, at: string): StorageWrite
 }
 
 /** The write with its row as the row's schema parsed it. */
-function withValidRow(checked: StorageWrite, at: string): StorageWrite {
+function withValidRow(checked: StorageWrite, at: string, jitless: boolean): StorageWrite {
   switch (checked.type) {
     case "session.put":
-      return { ...checked, info: validRow("session", checked.info, at) }
+      return { ...checked, info: validRow("session", checked.info, at, jitless) }
     case "message.put":
-      return { ...checked, info: validRow("message", checked.info, at) }
+      return { ...checked, info: validRow("message", checked.info, at, jitless) }
     case "part.put":
-      return { ...checked, part: validRow("part", checked.part, at) }
+      return { ...checked, part: validRow("part", checked.part, at, jitless) }
     case "value.put":
       if (!JsonValue.safeParse(checked.value).success)
         throw invalid(`${at}.value`, `the value for key ${quote(checked.key)} is not JSON`)
@@ -225,9 +234,9 @@ export function refuseParentCycle(
   }
 }
 
-function validRow<K extends RowKind>(kind: K, row: unknown, at: string): RowOf<K> {
+function validRow<K extends RowKind>(kind: K, row: unknown, at: string, jitless: boolean): RowOf<K> {
   if (isBuilt(row)) return row as RowOf<K>
-  const parsed = schemas[kind].safeParse(row)
+  const parsed = schemas[kind].safeParse(row, { jitless })
   if (parsed.success) return parsed.data as RowOf<K>
   const rowID = (row as { id?: unknown } | undefined)?.id
   throw fromIssues(`${kind} ${typeof rowID === "string" ? truncate(rowID) : "(no id)"}`, at, parsed.error)
