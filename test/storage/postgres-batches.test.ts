@@ -3,7 +3,7 @@ import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { InvalidInputError } from "../../src/error/invalid-input.js"
 import { NotFoundError } from "../../src/error/not-found.js"
-import type { Part } from "../../src/message/part.js"
+import type { Part, TextPart } from "../../src/message/part.js"
 import { MemoryStorage } from "../../src/storage/memory.js"
 import type { Storage, StorageWrite } from "../../src/storage/port.js"
 import { PostgresStorage, type PostgresStorageOptions } from "../../src/storage/postgres/index.js"
@@ -150,6 +150,28 @@ describe.runIf(url)("PostgresStorage batches", () => {
     expect(sent).toHaveLength(1)
     expect(await storage.getSession(session.id)).toEqual(totals)
     expect(await storage.listMessages(session.id)).toEqual([{ info: message, parts: [part] }])
+  })
+
+  it("stores the JSON text its validation encoded: each row is encoded once, alone or in a batch", async () => {
+    const { storage } = await recorded()
+    const build = createBuilders()
+    const session = build.session()
+    const message = build.user(session.id)
+    await storage.write([{ type: "session.put", info: session }])
+    // Each encoding calls toJSON again, and stores what that call returned.
+    let encodings = 0
+    const counted = (part: Part) => ({ ...part, metadata: { probe: { toJSON: () => ++encodings } } }) as Part
+    const alone = counted(build.text(session.id, message.id))
+    const grouped = counted(build.text(session.id, message.id))
+    await storage.write([{ type: "message.put", info: message }])
+    await storage.write([{ type: "part.put", part: alone }])
+    await storage.write([
+      { type: "message.put", info: message },
+      { type: "part.put", part: grouped },
+    ])
+    expect(encodings).toBe(2)
+    const [stored] = await storage.listMessages(session.id)
+    expect(stored!.parts.map((part) => (part as TextPart).metadata)).toEqual([{ probe: 1 }, { probe: 2 }])
   })
 
   it("refuses a row written before the session or message it needs, even when the batch puts that later, and writes nothing", async () => {

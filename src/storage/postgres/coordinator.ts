@@ -3,7 +3,8 @@ import type pg from "pg"
 import type { Coordinator, CoordinatorMessage, Lease } from "../../coordination/port.js"
 import { createSerialQueue } from "../../util/serial-queue.js"
 import { createListener, type Listener } from "./listener.js"
-import { createOutbox, type Envelope, isDelta, ownPrefix } from "./outbox.js"
+import { createOutbox, type Envelope, ownPrefix } from "./outbox.js"
+import { isDelta } from "./outbox-batch.js"
 import { createSessionLocks, isSessionLocked, type SessionLocks } from "./session-lock.js"
 
 /** How long an origin (a process) that sent nothing is remembered: twice the table's retention. */

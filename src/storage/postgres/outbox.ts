@@ -1,10 +1,8 @@
 import type pg from "pg"
 import type { CoordinatorMessage } from "../../coordination/port.js"
-import { createSerialQueue } from "../../util/serial-queue.js"
+import { type Batch, createGathering, NOTIFY_LIMIT } from "./outbox-batch.js"
 import type { StatementName } from "./queries.js"
 
-/** NOTIFY payloads are capped at 8000 bytes; longer batches are read from the table. */
-const NOTIFY_LIMIT = 7_500
 /** How long a batch stays in its table: to be fetched by reference, and read back after a reconnect. */
 const KEEP_MESSAGES = "10 minutes"
 /** How often a process deletes the rows older than that. */
@@ -22,12 +20,12 @@ export type Envelope = { origin: string; seq?: number; messages?: CoordinatorMes
 export type StoredBatch = { origin: string; seq: number; messages: CoordinatorMessage[] }
 
 /**
- * Sends a process's messages in the order they were published, batching those published while
- * the previous batch was on its way into one NOTIFY (a step publishes a dozen events in a few
- * milliseconds; one round trip each would make the sender the bottleneck). Each batch is also
- * stored in `table`, in the same statement, except streamed deltas (a batch of deltas alone is
- * not stored): a process whose listening connection was down reads back what it missed
- * (`missed`). A batch too long for NOTIFY is sent by reference to its row.
+ * Sends a process's messages in the order they were published, in batches (see
+ * createGathering): a step publishes its events a few at a time, after each of its writes, and a
+ * NOTIFY each would cost every process a wake-up and the server a transaction. Each batch is
+ * also stored in `table`, in the same statement, except streamed deltas (a batch of deltas alone
+ * is not stored): a process whose listening connection was down reads back what it missed
+ * (`missed`). A batch too long for NOTIFY (one long message) is sent by reference to its row.
  */
 export function createOutbox(options: {
   pool: pg.Pool
@@ -39,18 +37,19 @@ export function createOutbox(options: {
   name: StatementName
 }) {
   const { pool, channel, origin, table, name } = options
-  const sending = createSerialQueue()
-  let batch: { messages: CoordinatorMessage[]; sent: Promise<void> } | undefined
+  const gathering = createGathering(
+    Buffer.byteLength(envelopeText(origin, Number.MAX_SAFE_INTEGER, "[]")),
+    send,
+  )
   let seq = 0
   let cleaned = 0
 
-  async function send(messages: CoordinatorMessage[]): Promise<void> {
+  async function send(batch: Batch): Promise<void> {
     await options.ready()
-    // The messages are encoded once: an envelope is their text inside its own, as
-    // JSON.stringify would write it (see envelopeText).
-    const encoded = JSON.stringify(messages)
-    const kept = messages.filter((message) => !isDelta(message))
-    if (kept.length === 0) {
+    // Each message was encoded once, when published: the envelope is their texts inside its
+    // own, as JSON.stringify would write it (see envelopeText).
+    const encoded = `[${batch.texts.join(",")}]`
+    if (batch.kept.length === 0) {
       const plain = envelopeText(origin, undefined, encoded)
       if (Buffer.byteLength(plain) <= NOTIFY_LIMIT) {
         await pool.query({ name: name("notify"), text: "SELECT pg_notify($1, $2)", values: [channel, plain] })
@@ -69,7 +68,7 @@ export function createOutbox(options: {
           text,
           origin,
           number,
-          kept.length === messages.length ? encoded : JSON.stringify(kept),
+          batch.kept.length === batch.texts.length ? encoded : `[${batch.kept.join(",")}]`,
         ],
       })
     else
@@ -91,24 +90,9 @@ export function createOutbox(options: {
 
   return {
     /** Resolves once the batch holding `message` is sent. */
-    publish(message: CoordinatorMessage): Promise<void> {
-      if (!batch) {
-        const next: { messages: CoordinatorMessage[]; sent: Promise<void> } = {
-          messages: [],
-          sent: Promise.resolve(),
-        }
-        next.sent = sending.run(() => {
-          // From here on, new messages go into the next batch.
-          if (batch === next) batch = undefined
-          return send(next.messages)
-        })
-        batch = next
-      }
-      batch.messages.push(message)
-      return batch.sent
-    },
+    publish: gathering.publish,
     /** Resolves when everything published so far is sent. */
-    drain: () => sending.run(async () => {}),
+    drain: gathering.drain,
     /** A batch stored by reference. */
     async fetch(ref: string): Promise<CoordinatorMessage[]> {
       const { rows } = await pool.query<{ payload: string }>(`SELECT payload FROM ${table} WHERE id = $1`, [
@@ -157,9 +141,4 @@ export function envelopeText(origin: string, seq: number | undefined, messages: 
 /** How an envelope `origin` sent with its messages inline starts. */
 export function ownPrefix(origin: string): string {
   return `{"origin":${JSON.stringify(origin)},`
-}
-
-/** A streamed delta: never stored, so a process that misses it goes without (the part's update has the text). */
-export function isDelta(message: CoordinatorMessage): boolean {
-  return message.type === "event" && message.event.type === "message.part.delta"
 }

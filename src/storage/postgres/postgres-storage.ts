@@ -6,7 +6,7 @@ import type { Info as SessionInfo } from "../../session/info.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import { createWaits, type Retrying, retrying, retryPolicy } from "../retry.js"
 import { ROW_STAMP } from "../row-stamp.js"
-import { decodeValue, readJsonRow, requireString, validateWrites } from "../rows.js"
+import { decodeValue, encodeWrites, readJsonRow, requireString } from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { isTransient } from "../storage-error.js"
 import { PostgresCoordinator } from "./coordinator.js"
@@ -145,7 +145,7 @@ export class PostgresStorage implements Storage {
   async write(writes: readonly StorageWrite[]): Promise<void> {
     // A long batch is validated a chunk at a time, while the chunk before runs (chunkedSteps).
     const long = Array.isArray(writes) && writes.length > CHUNK_WRITES
-    const valid = long ? undefined : validateWrites(writes)
+    const valid = long ? undefined : encodeWrites(writes)
     const steps = valid && planBatch(valid)
     let inDoubt: string | undefined
     const transaction = (batch: Iterable<Step>): Promise<void> =>
@@ -156,7 +156,7 @@ export class PostgresStorage implements Storage {
         // a time, names it as the contract says.
         failed: (error, step) =>
           step && "group" in step && isForeignKeyViolation(error)
-            ? transaction(oneByOne(valid ?? validateWrites(writes)))
+            ? transaction(oneByOne(valid ?? encodeWrites(writes)))
             : this.#explain(error, step && "write" in step ? step.write : undefined),
         committing: (xid) => {
           inDoubt = xid

@@ -1,5 +1,5 @@
 import type { StorageWrite } from "../port.js"
-import { validateWrites } from "../rows.js"
+import { type EncodedWrite, encodeWrites } from "../rows.js"
 import { encodeKey } from "./keys.js"
 import type { Columns } from "./put-rows.js"
 
@@ -9,7 +9,7 @@ import type { Columns } from "./put-rows.js"
  */
 export type RowGroup = {
   /** The writes it holds, with their place in the batch. */
-  writes: { write: StorageWrite; index: number }[]
+  writes: IndexedWrite[]
   columns: Columns
   /** Every row the group writes, so that none is written twice (one statement cannot). */
   touched: Set<string>
@@ -17,8 +17,14 @@ export type RowGroup = {
   needed: Set<string>
 }
 
+/**
+ * A write of a batch, its place in the batch, and the JSON text of the row or value it puts
+ * (encodeWrites'): what is stored, encoded once.
+ */
+export type IndexedWrite = EncodedWrite & { index: number }
+
 /** One step of a batch: a group of rows, or a write that runs alone (a remove, a child session). */
-export type Step = { group: RowGroup } | { write: StorageWrite; index: number }
+export type Step = { group: RowGroup } | IndexedWrite
 
 type GroupableWrite = Extract<
   StorageWrite,
@@ -33,21 +39,21 @@ type GroupableWrite = Extract<
  * putRowsText). No row is written twice in a group. A group of one write is that write alone:
  * its own statement is cheaper to plan.
  */
-export function planBatch(writes: readonly StorageWrite[], offset = 0): Step[] {
+export function planBatch(writes: readonly EncodedWrite[], offset = 0): Step[] {
   const steps: Step[] = []
   let group: RowGroup | undefined
-  for (const [at, write] of writes.entries()) {
+  for (const [at, { write, json }] of writes.entries()) {
     const index = offset + at
     if (!isGroupable(write)) {
       group = undefined
-      steps.push({ write, index })
+      steps.push({ write, json, index })
       continue
     }
     if (!group || group.touched.has(rowKeys(write).row)) {
       group = emptyGroup()
       steps.push({ group })
     }
-    add(group, write, index)
+    add(group, { write, json, index })
   }
   return steps.map((step) =>
     "group" in step && step.group.writes.length === 1 ? step.group.writes[0]! : step,
@@ -70,18 +76,18 @@ export const CHUNK_WRITES = 256
 /**
  * The steps of a long batch, a chunk of writes at a time: each chunk is validated and planned
  * when its steps are asked for, which runTransaction does while the previous chunk's statement
- * runs on the server. A chunk with an invalid write fails as validateWrites names it in the
+ * runs on the server. A chunk with an invalid write fails as encodeWrites names it in the
  * whole batch. Groups do not span chunks, so the steps still apply the writes as running them
  * one by one would.
  */
 export function* chunkedSteps(writes: readonly unknown[]): Generator<Step> {
   for (let offset = 0; offset < writes.length; offset += CHUNK_WRITES) {
-    let valid: StorageWrite[]
+    let valid: EncodedWrite[]
     try {
-      valid = validateWrites(writes.slice(offset, offset + CHUNK_WRITES))
+      valid = encodeWrites(writes.slice(offset, offset + CHUNK_WRITES))
     } catch (error) {
       // The same write fails in the whole batch, under its index there.
-      validateWrites(writes)
+      encodeWrites(writes)
       throw error
     }
     yield* planBatch(valid, offset)
@@ -89,8 +95,8 @@ export function* chunkedSteps(writes: readonly unknown[]): Generator<Step> {
 }
 
 /** The batch as steps of one write each, as it was written. */
-export function oneByOne(writes: readonly StorageWrite[]): Step[] {
-  return writes.map((write, index) => ({ write, index }))
+export function oneByOne(writes: readonly EncodedWrite[]): Step[] {
+  return writes.map((encoded, index) => ({ ...encoded, index }))
 }
 
 function isGroupable(write: StorageWrite): write is GroupableWrite {
@@ -145,30 +151,33 @@ function rowKeys(write: GroupableWrite): { row: string; needs?: string } {
   }
 }
 
-function add(group: RowGroup, write: GroupableWrite, index: number): void {
+function add(group: RowGroup, indexed: IndexedWrite & { write: GroupableWrite }): void {
+  const { write } = indexed
+  // Set for every put (see encodeWrites); a value remove has none.
+  const json = indexed.json!
   const { row, needs } = rowKeys(write)
   const { columns } = group
   // An earlier row needs this one, which one by one it would have found only if it existed then.
   const before = group.needed.has(row)
-  group.writes.push({ write, index })
+  group.writes.push(indexed)
   group.touched.add(row)
   if (needs !== undefined) group.needed.add(needs)
   switch (write.type) {
     case "session.put":
-      push(columns.sessions, write.info.id, JSON.stringify(write.info))
+      push(columns.sessions, write.info.id, json)
       if (before) push(columns.sessionsBefore, write.info.id)
       return
     case "message.put":
-      push(columns.messages, write.info.sessionID, write.info.id, JSON.stringify(write.info))
+      push(columns.messages, write.info.sessionID, write.info.id, json)
       if (before) push(columns.messagesBefore, write.info.sessionID, write.info.id)
       return
     case "part.put": {
       const { sessionID, messageID, id } = write.part
-      push(columns.parts, sessionID, messageID, id, JSON.stringify(write.part))
+      push(columns.parts, sessionID, messageID, id, json)
       return
     }
     case "value.put":
-      push(columns.values, encodeKey(write.key), JSON.stringify(write.value))
+      push(columns.values, encodeKey(write.key), json)
       return
     case "value.remove":
       push(columns.removedValues, encodeKey(write.key))

@@ -4,7 +4,7 @@ import type { StorageWrite } from "../port.js"
 import { refuseParentCycle } from "../rows.js"
 import { encodeKey } from "./keys.js"
 import type { Query, Statements } from "./queries.js"
-import type { Step } from "./row-group.js"
+import type { IndexedWrite, Step } from "./row-group.js"
 
 /** PostgreSQL's SQLSTATE for a broken foreign key. */
 const FOREIGN_KEY_VIOLATION = "23503"
@@ -24,7 +24,7 @@ export function isForeignKeyViolation(error: unknown): boolean {
  * foreign key would: the caller runs the batch again one write at a time to name it.
  */
 export async function applyStep(client: Client, writer: Writer, step: Step): Promise<void> {
-  if (!("group" in step)) return applyWrite(client, writer, step.write, step.index)
+  if (!("group" in step)) return applyWrite(client, writer, step)
   const { rows } = await client.query<{ ok?: boolean }>(writer.statements.puts(step.group, writer.stamp))
   if (rows[0]?.ok === false)
     throw Object.assign(new Error("A session or message the batch needs is missing"), {
@@ -33,15 +33,14 @@ export async function applyStep(client: Client, writer: Writer, step: Step): Pro
 }
 
 /**
- * Applies one validated write (the `index`th of its batch). Puts of messages and parts rely on
- * the foreign keys to refuse a missing session or message; removes check what they removed.
+ * Applies one validated write (the `index`th of its batch), storing the JSON text encodeWrites
+ * made of its row. Puts of messages and parts rely on the foreign keys to refuse a missing
+ * session or message; removes check what they removed.
  */
-export async function applyWrite(
-  client: Client,
-  writer: Writer,
-  write: StorageWrite,
-  index: number,
-): Promise<void> {
+export async function applyWrite(client: Client, writer: Writer, indexed: IndexedWrite): Promise<void> {
+  const { write, index } = indexed
+  // Set for every put (see encodeWrites).
+  const json = indexed.json!
   const run = (query: Query, args: unknown[]) => client.query(writer.statements.of(query, args))
   switch (write.type) {
     case "session.put": {
@@ -55,7 +54,7 @@ export async function applyWrite(
         )
         refuseParentCycle(write.info, index, (sessionID) => parents.get(sessionID) ?? undefined)
       }
-      await run("putSession", [id, parentID ?? null, JSON.stringify(write.info), writer.stamp])
+      await run("putSession", [id, parentID ?? null, json, writer.stamp])
       return
     }
     case "session.remove":
@@ -63,7 +62,7 @@ export async function applyWrite(
         throw NotFoundError.of("Session", write.sessionID)
       return
     case "message.put":
-      await run("putMessage", [write.info.sessionID, write.info.id, JSON.stringify(write.info), writer.stamp])
+      await run("putMessage", [write.info.sessionID, write.info.id, json, writer.stamp])
       return
     case "message.remove":
       if ((await run("removeMessage", [write.sessionID, write.messageID])).rowCount === 0)
@@ -71,7 +70,7 @@ export async function applyWrite(
       return
     case "part.put": {
       const { id, sessionID, messageID } = write.part
-      await run("putPart", [sessionID, messageID, id, JSON.stringify(write.part), writer.stamp])
+      await run("putPart", [sessionID, messageID, id, json, writer.stamp])
       return
     }
     case "part.remove":
@@ -82,7 +81,7 @@ export async function applyWrite(
       }
       return
     case "value.put":
-      await run("putValue", [encodeKey(write.key), JSON.stringify(write.value)])
+      await run("putValue", [encodeKey(write.key), json])
       return
     case "value.remove":
       await run("removeValue", [encodeKey(write.key)])
