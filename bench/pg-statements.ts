@@ -1,0 +1,79 @@
+/**
+ * What a step costs PostgreSQL in statements: one runtime on PostgresStorage (a throwaway cluster,
+ * or AGENTLOOP_PG_URL) runs a prompt of STEPS tool steps on a scripted model after a warm-up
+ * prompt, and every statement its pg clients sent during the second prompt is counted by text.
+ *
+ *   npx tsx bench/pg-statements.ts            # with the coordinator
+ *   COORDINATOR=off npx tsx bench/pg-statements.ts
+ */
+import pg from "pg"
+import { z } from "zod"
+import { agentloop, loadPostgres, testing } from "./package.js"
+import { benchPostgres } from "./postgres.js"
+import { BENCH_MODEL, printTable } from "./report.js"
+
+const STEPS = 20
+const counts = new Map<string, number>()
+
+type Query = (this: pg.Client, ...args: unknown[]) => unknown
+const query = pg.Client.prototype.query as unknown as Query
+const counting: Query = function (this: pg.Client, ...args) {
+  const first = args[0] as string | { text?: string; name?: string } | undefined
+  const text = typeof first === "string" ? first : (first?.text ?? first?.name ?? "(unnamed)")
+  const key = text.replace(/\s+/g, " ").trim().slice(0, 100)
+  counts.set(key, (counts.get(key) ?? 0) + 1)
+  return query.apply(this, args)
+}
+;(pg.Client.prototype as unknown as { query: Query }).query = counting
+
+const postgres = await benchPostgres()
+if (!postgres) process.exit(0)
+const { createProvider, createRuntime, Tool } = agentloop
+const { say, scriptedModel } = testing
+const storage = new (await loadPostgres()).PostgresStorage(
+  { connectionString: postgres.url, max: 4 },
+  { schema: "bench_statements" },
+)
+const model = scriptedModel([], {
+  fallback: (call) => {
+    const done = call.prompt.filter((message) => message.role === "tool").length
+    return done + 1 >= STEPS ? [say.text("done")] : [say.toolCall("work", { n: done })]
+  },
+})
+const ref = { providerID: BENCH_MODEL.providerID, modelID: BENCH_MODEL.id }
+const work = Tool.define("work", {
+  description: "Does a step of work",
+  parameters: z.object({ n: z.number() }),
+  execute: async ({ n }) => ({ title: `step ${n}`, output: `step ${n} done`, metadata: {} }),
+})
+const runtime = createRuntime({
+  provider: createProvider({ models: [{ ...ref, language: model, info: BENCH_MODEL }], default: ref }),
+  storage,
+  tools: [work],
+  titles: false,
+  ...(process.env.COORDINATOR === "off" ? { coordinator: false as const } : {}),
+})
+try {
+  const prompt = async () => {
+    const session = await runtime.session.create({})
+    await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
+  }
+  await prompt()
+  counts.clear()
+  await prompt()
+  // The prompt's last batch of events goes out after it returns.
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const rows = [...counts].sort((a, b) => b[1] - a[1])
+  const total = rows.reduce((sum, [, count]) => sum + count, 0)
+  console.log(
+    `PostgreSQL statements of one ${STEPS}-step prompt (coordinator ${process.env.COORDINATOR === "off" ? "off" : "on"}): ` +
+      `${total}, ${(total / STEPS).toFixed(2)} a step\n`,
+  )
+  printTable(
+    ["statement", "count"],
+    rows.map(([text, count]) => [text, String(count)]),
+  )
+} finally {
+  await runtime.close()
+  postgres.stop()
+}
