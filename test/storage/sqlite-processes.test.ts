@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import Database from "better-sqlite3"
 import { afterAll, describe, expect, it } from "vitest"
 import { type SqliteCoordinatorOptions, SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { runningWorkers, WorkerProcess } from "./worker-process.js"
@@ -18,9 +19,16 @@ type Answer = { id: string; texts: string[]; error?: { name: string; data: { mes
 let files = 0
 async function workers(count: number, coordinator: boolean | SqliteCoordinatorOptions = true) {
   const file = join(directory, `shared-${++files}.db`)
+  const overlap = join(directory, `calls-${files}.db`)
+  // In WAL mode before any worker opens it: switching a file to WAL needs a lock that SQLite may
+  // refuse at once, busy timeout or not, while another worker starting beside it reads the file.
+  const calls = new Database(overlap)
+  calls.pragma("journal_mode = WAL")
+  calls.exec("CREATE TABLE IF NOT EXISTS call (token TEXT PRIMARY KEY, pid INTEGER NOT NULL)")
+  calls.close()
   const env = {
     AGENTLOOP_SQLITE_FILE: file,
-    AGENTLOOP_SQLITE_OVERLAP: join(directory, `calls-${files}.db`),
+    AGENTLOOP_SQLITE_OVERLAP: overlap,
     AGENTLOOP_SQLITE_COORDINATOR: coordinatorFromEnv ?? JSON.stringify(coordinator),
   }
   const started = Array.from({ length: count }, () => new WorkerProcess(workerFile, env, { stderr: true }))
