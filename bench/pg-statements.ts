@@ -7,10 +7,10 @@
  *   COORDINATOR=off npx tsx bench/pg-statements.ts
  */
 import pg from "pg"
-import { z } from "zod"
-import { agentloop, loadPostgres, testing } from "./package.js"
+import { loadPostgres } from "./package.js"
 import { benchPostgres } from "./postgres.js"
-import { BENCH_MODEL, printTable } from "./report.js"
+import { printTable } from "./report.js"
+import { workRuntime } from "./work-runtime.js"
 
 const STEPS = 20
 const counts = new Map<string, number>()
@@ -28,31 +28,11 @@ const counting: Query = function (this: pg.Client, ...args) {
 
 const postgres = await benchPostgres()
 if (!postgres) process.exit(0)
-const { createProvider, createRuntime, Tool } = agentloop
-const { say, scriptedModel } = testing
 const storage = new (await loadPostgres()).PostgresStorage(
   { connectionString: postgres.url, max: 4 },
   { schema: "bench_statements" },
 )
-const model = scriptedModel([], {
-  fallback: (call) => {
-    const done = call.prompt.filter((message) => message.role === "tool").length
-    return done + 1 >= STEPS ? [say.text("done")] : [say.toolCall("work", { n: done })]
-  },
-})
-const ref = { providerID: BENCH_MODEL.providerID, modelID: BENCH_MODEL.id }
-const work = Tool.define("work", {
-  description: "Does a step of work",
-  parameters: z.object({ n: z.number() }),
-  execute: async ({ n }) => ({ title: `step ${n}`, output: `step ${n} done`, metadata: {} }),
-})
-const runtime = createRuntime({
-  provider: createProvider({ models: [{ ...ref, language: model, info: BENCH_MODEL }], default: ref }),
-  storage,
-  tools: [work],
-  titles: false,
-  ...(process.env.COORDINATOR === "off" ? { coordinator: false as const } : {}),
-})
+const runtime = workRuntime(storage, STEPS)
 try {
   const prompt = async () => {
     const session = await runtime.session.create({})
