@@ -3,6 +3,7 @@
 // one JSON line (a `Measured`). Run with --expose-gc.
 import fs from "node:fs"
 import { Session } from "node:inspector/promises"
+import v8 from "node:v8"
 import type { LanguageModelV3 } from "@ai-sdk/provider"
 import { z } from "zod"
 import type { Runtime, Storage } from "../src/index.js"
@@ -26,6 +27,8 @@ export type Measured = {
   /** Wall and CPU time of the run, from the first loop started to the last one finished. */
   ms: number
   cpuMs: number
+  /** Bytes allocated on the JavaScript heap during the run (collected or not). */
+  allocated: number
   /** Creating the sessions, before the run (agentloop only). */
   createMs: number
   /** The process's peak RSS (from its start), and its RSS just before the run, in bytes. */
@@ -77,33 +80,68 @@ const gc = () => {
 }
 
 /** The run's timings and RSS before it, around `run`, and what `run` returned. */
-type Timed = Pick<Measured, "ms" | "cpuMs" | "rssBefore">
+type Timed = Pick<Measured, "ms" | "cpuMs" | "rssBefore" | "allocated">
 async function timed(run: () => Promise<unknown>): Promise<Timed & { kept: unknown }> {
   const rssBefore = process.memoryUsage().rss
+  const collections = new v8.GCProfiler()
+  const heapBefore = v8.getHeapStatistics().used_heap_size
+  collections.start()
   const wall = performance.now()
   const cpu = process.cpuUsage()
   const kept = await profiled(run)
   const used = process.cpuUsage(cpu)
-  return { ms: performance.now() - wall, cpuMs: (used.user + used.system) / 1000, rssBefore, kept }
+  const ms = performance.now() - wall
+  const { statistics } = collections.stop()
+  // What the heap grew by, plus what each collection freed: a count that noise does not move.
+  const freed = statistics.reduce(
+    (sum, gc) => sum + gc.beforeGC.heapStatistics.usedHeapSize - gc.afterGC.heapStatistics.usedHeapSize,
+    0,
+  )
+  const allocated = v8.getHeapStatistics().used_heap_size - heapBefore + freed
+  return { ms, cpuMs: (used.user + used.system) / 1000, rssBefore, allocated, kept }
 }
 
 /**
- * `run`, under the inspector's CPU profiler when BENCH_SESSIONS_PROFILE names a file: the
- * profile of the last run (the measured one, after the warm-up's) is written there.
+ * `run`, profiled when asked: BENCH_SESSIONS_PROFILE names a file for a CPU profile of the last
+ * run (the measured one, after the warm-up's), BENCH_SESSIONS_HEAP_PROFILE one for a sampling
+ * heap profile that counts collected objects too (all that was allocated, not only what survived).
  */
 async function profiled<T>(run: () => Promise<T>): Promise<T> {
-  const file = process.env.BENCH_SESSIONS_PROFILE
-  if (!file) return run()
+  const cpuFile = process.env.BENCH_SESSIONS_PROFILE
+  const heapFile = process.env.BENCH_SESSIONS_HEAP_PROFILE
+  if (heapFile)
+    return underInspector(heapFile, run, async (inspector) => {
+      await inspector.post("HeapProfiler.enable")
+      await inspector.post("HeapProfiler.startSampling", {
+        samplingInterval: 1024,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      })
+      return async () => (await inspector.post("HeapProfiler.stopSampling")).profile
+    })
+  if (cpuFile)
+    return underInspector(cpuFile, run, async (inspector) => {
+      await inspector.post("Profiler.enable")
+      await inspector.post("Profiler.setSamplingInterval", { interval: 200 })
+      await inspector.post("Profiler.start")
+      return async () => (await inspector.post("Profiler.stop")).profile
+    })
+  return run()
+}
+
+/** `run` between `start` and the stop it returns, whose profile is written to `file`. */
+async function underInspector<T>(
+  file: string,
+  run: () => Promise<T>,
+  start: (inspector: Session) => Promise<() => Promise<unknown>>,
+): Promise<T> {
   const inspector = new Session()
   inspector.connect()
-  await inspector.post("Profiler.enable")
-  await inspector.post("Profiler.setSamplingInterval", { interval: 200 })
-  await inspector.post("Profiler.start")
+  const stop = await start(inspector)
   try {
     return await run()
   } finally {
-    const { profile } = await inspector.post("Profiler.stop")
-    fs.writeFileSync(file, JSON.stringify(profile))
+    fs.writeFileSync(file, JSON.stringify(await stop()))
     inspector.disconnect()
   }
 }
@@ -166,7 +204,7 @@ async function agentloop(
     const { createMs, run } = await prompts(runtime, sessions)
     gc()
     const idleBytes = (process.memoryUsage().heapUsed - heapBefore) / sessions
-    return { ms: run.ms, cpuMs: run.cpuMs, rssBefore: run.rssBefore, calls: calls(), createMs, idleBytes }
+    return { ...run, calls: calls(), createMs, idleBytes }
   } finally {
     await runtime.close()
   }

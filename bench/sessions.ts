@@ -73,6 +73,7 @@ function report(rounds: Rounds): void {
       "steps/s",
       "ratio",
       "CPU µs/step",
+      "KB allocated/step",
       "peak RSS MB",
       "ratio",
       "RSS added MB",
@@ -84,6 +85,7 @@ function report(rounds: Rounds): void {
       middle(rounds, variant, stepsPerSecond).toFixed(0),
       ratio(variant, stepsPerSecond),
       middle(rounds, variant, (run) => (run.cpuMs * 1000) / run.calls).toFixed(0),
+      middle(rounds, variant, (run) => run.allocated / 1024 / run.calls).toFixed(1),
       mb(middle(rounds, variant, (run) => run.maxRss)),
       ratio(variant, (run) => run.maxRss),
       mb(middle(rounds, variant, (run) => run.maxRss - run.rssBefore)),
@@ -92,7 +94,8 @@ function report(rounds: Rounds): void {
     ]),
   )
   console.log(
-    "\nSteps are model calls (tool steps and finals). RSS added: peak RSS less the RSS just before the run. " +
+    "\nSteps are model calls (tool steps and finals). KB allocated: the JavaScript heap's allocations during the run, " +
+      "collected or not (v8.GCProfiler), which noise does not move. RSS added: peak RSS less the RSS just before the run. " +
       "Heap per idle session: heapUsed after GC with the finished sessions kept (the direct loops' histories; " +
       "agentloop's runtime with its sessions) less heapUsed before them, over the sessions",
   )

@@ -1,8 +1,8 @@
 import { randomFillSync } from "node:crypto"
-import { decodeTime } from "ulid"
 import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { quote } from "../error/quote.js"
+import { ALPHABET, decodeBodyTime, encodeTime, TIME_LENGTH, TIME_MAX, VALUE } from "./base32.js"
 
 const prefixes = {
   session: "ses",
@@ -17,26 +17,18 @@ export type Kind = keyof typeof prefixes
 /** The prefix of a kind's IDs, before the `_`: "ses", "msg", "prt", "per" or "que". */
 export type Prefix = (typeof prefixes)[Kind]
 
-const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 const BODY_LENGTH = 26
-const TIME_LENGTH = 10
 const RANDOM_LENGTH = BODY_LENGTH - TIME_LENGTH
 // An ID floored on another in its millisecond steps its random part up by 1 to 2^40, at random:
 // writers that floor on the same ID (two runtimes, two processes, calls without a generator)
 // must not all pick floor + 1. 2^80 / 2^40 leaves room for a trillion steps in one millisecond.
 // The random step is 8 base-32 digits (40 bits) added to the low end of the 16-digit random part.
 const STEP_LENGTH = 8
-// 48-bit time: the largest time a body's first 10 characters can hold ("7ZZZZZZZZZ").
-const TIME_MAX = 2 ** 48 - 1
 // The first character of an ascending ULID is 0-7 (48-bit time), so a descending body,
 // being its base-32 complement, always starts with R-Z. That keeps the two kinds apart.
 const DESCENDING_FIRST = new Set(ALPHABET.slice(24))
 const PREFIXES: ReadonlySet<string> = new Set(Object.values(prefixes))
 const BODY = new RegExp(`^[${ALPHABET}]{${BODY_LENGTH}}$`)
-/** Each base-32 character's value (a frozen lookup table; never written after this line). */
-const VALUE: Readonly<Record<string, number>> = Object.freeze(
-  Object.fromEntries([...ALPHABET].map((char, index) => [char, index])),
-)
 /** How many random bytes a generator draws from the system at a time. */
 const RANDOM_BATCH = 4096
 
@@ -75,7 +67,9 @@ export function descending(kind: Kind, before?: string): string {
 export function timestamp(id: string): number {
   const body = bodyOf(id, "id")
   const ascendingForm = DESCENDING_FIRST.has(body[0]!) ? complement(body) : body
-  return decodeTime(ascendingForm)
+  const time = decodeBodyTime(ascendingForm)
+  if (time > TIME_MAX) throw notAnID(id, "id", "an ascending or descending ID, whose time fits in 48 bits")
+  return time
 }
 
 /**
@@ -178,25 +172,6 @@ function stepRandom(body: string, digit: () => number): string | undefined {
   let out = ""
   for (const value of sum) out += ALPHABET[value]
   return out
-}
-
-/** A millisecond time as 10 base-32 characters; refuses what a ULID cannot hold. */
-function encodeTime(time: number): string {
-  if (!Number.isInteger(time) || time < 0 || time > TIME_MAX) {
-    const message = `expected the clock to give whole milliseconds from 0 to 2^48 - 1, got ${quote(time)}`
-    throw new InvalidInputError({ message: `Invalid time: ${message}`, issues: [{ path: "time", message }] })
-  }
-  let out = ""
-  for (let rest = time, index = 0; index < TIME_LENGTH; index++, rest = Math.floor(rest / 32))
-    out = ALPHABET[rest % 32] + out
-  return out
-}
-
-/** The time of an ascending body whose first character is 0-7 (checked by floorOf and ceilingOf). */
-function decodeBodyTime(body: string): number {
-  let time = 0
-  for (let index = 0; index < TIME_LENGTH; index++) time = time * 32 + VALUE[body[index]!]!
-  return time
 }
 
 function maxBody(a: string | undefined, b: string | undefined): string | undefined {

@@ -14,6 +14,7 @@ import { answeredResult } from "../question/tool.js"
 import { runTool } from "../tool/ai-tools.js"
 import type { Context, Result } from "../tool/tool.js"
 import { errorMessage } from "../tool/tool-error.js"
+import { copyPlain } from "../util/copy-plain.js"
 import { abortable } from "./abortable.js"
 import type { LoopDeps } from "./loop-deps.js"
 
@@ -149,7 +150,7 @@ function resumedContext(
     async metadata(update) {
       if (part.state.status !== "running") return
       part.state = { ...part.state, ...update }
-      await deps.session.updatePart(structuredClone(part))
+      await deps.session.updatePart(copyPlain(part))
     },
     async ask(request) {
       // As the processor's ask: file paths resolved first, each resulting request asked in turn.

@@ -3,6 +3,7 @@ import { fromError } from "../message/from-error.js"
 import type { Assistant } from "../message/info.js"
 import { createProviderStream } from "../provider-call/provider-stream.js"
 import { toAITools } from "../tool/ai-tools.js"
+import { copyPlain } from "../util/copy-plain.js"
 import { closeUnfinished } from "./close.js"
 import type { CreateInput } from "./create-input.js"
 import { readParts, StreamStalled } from "./read-stream.js"
@@ -31,7 +32,7 @@ export function create(input: CreateInput) {
 
   return {
     /** The assistant message as the processor last wrote it. */
-    message: (): Assistant => structuredClone(turn.message),
+    message: (): Assistant => copyPlain(turn.message),
 
     /** Runs one model call and stores everything it produced. */
     async process(request: StreamInput): Promise<ProcessResult> {

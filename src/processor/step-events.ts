@@ -2,6 +2,7 @@ import { Decimal } from "decimal.js"
 import type { Part } from "../message/part.js"
 import { getUsage } from "../session/usage.js"
 import { markBuilt } from "../storage/built-row.js"
+import { copyPlain } from "../util/copy-plain.js"
 import { laterStepStart, stepEnd } from "./step-snapshot.js"
 import { ownMessage, type Stream, type Turn } from "./turn.js"
 
@@ -45,7 +46,7 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   if (typeof part.finishReason === "string" && isHash(after)) markBuilt(parts[0]!)
   turn.stepSnapshot = undefined
   message.time.completed = Date.now()
-  const written = ownMessage(structuredClone(message))
+  const written = ownMessage(copyPlain(message))
   await turn.write(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
   turn.settled = { message: JSON.stringify(message), writes: turn.writes }
 }

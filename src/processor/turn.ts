@@ -4,6 +4,7 @@ import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js
 import type { ModelInfo } from "../provider/model-info.js"
 import type { Snapshot } from "../snapshot/port.js"
 import { markBuilt } from "../storage/built-row.js"
+import { copyPlain } from "../util/copy-plain.js"
 import { createSerialQueue } from "../util/serial-queue.js"
 import type { CreateInput, ProcessorRuntime } from "./create-input.js"
 import { inputRecord } from "./parts.js"
@@ -29,7 +30,7 @@ export function ownMessage(copy: Assistant): Assistant {
 
 export function createTurn(input: CreateInput) {
   const { runtime } = input
-  const message: Assistant = structuredClone(input.assistantMessage)
+  const message: Assistant = copyPlain(input.assistantMessage)
   const { sessionID, id: messageID } = message
   const queue = createSerialQueue()
   const checkpointMs = input.checkpointMs ?? DEFAULT_CHECKPOINT_MS
@@ -97,12 +98,12 @@ export function createTurn(input: CreateInput) {
      */
     writePart: (part: Part, built = false) => {
       turn.writes++
-      const copy = structuredClone(part)
+      const copy = copyPlain(part)
       if (built) markBuilt(copy)
       // The message goes with the first part: one write, and no message without its step.
       if (!messageWritten) {
         messageWritten = true
-        const first = { info: ownMessage(structuredClone(message)), parts: [copy] }
+        const first = { info: ownMessage(copyPlain(message)), parts: [copy] }
         return turn.write(() => runtime.session.saveMessage(first))
       }
       return turn.write(() => runtime.session.updatePart(copy))
@@ -110,7 +111,7 @@ export function createTurn(input: CreateInput) {
     writeMessage: () => {
       turn.writes++
       messageWritten = true
-      return turn.write(() => runtime.session.updateMessage(ownMessage(structuredClone(message))))
+      return turn.write(() => runtime.session.updateMessage(ownMessage(copyPlain(message))))
     },
     newPart: () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID }),
 

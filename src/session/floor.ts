@@ -1,4 +1,4 @@
-import { encodeTime } from "ulid"
+import { encodeTime } from "../id/base32.js"
 import { timestamp } from "../id/identifier.js"
 import type { Storage } from "../storage/port.js"
 
@@ -23,5 +23,5 @@ export function maxID(a: string, b: string): string {
  * own messageID must not be: see assertNewMessageID).
  */
 export function creationFloor(sessionID: string): string {
-  return `msg_${encodeTime(timestamp(sessionID), 10)}${"0".repeat(16)}`
+  return `msg_${encodeTime(timestamp(sessionID))}${"0".repeat(16)}`
 }

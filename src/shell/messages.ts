@@ -1,4 +1,3 @@
-import { ulid } from "ulid"
 import type { Assistant, User, WithParts } from "../message/info.js"
 import type { ModelRef, ToolPart, ToolStateRunning } from "../message/part.js"
 
@@ -53,12 +52,14 @@ export function shellAnswer(
     cost: 0,
     tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
   }
+  const partID = at.newPartID(messageID)
   const part: RunningToolPart = {
-    id: at.newPartID(messageID),
+    id: partID,
     sessionID,
     messageID,
     type: "tool",
-    callID: ulid(),
+    // A ULID, as OpenCode's shell call IDs are: the part ID's body is one.
+    callID: partID.slice(partID.indexOf("_") + 1),
     tool: "bash",
     state: { status: "running", input: { command: at.command }, time: { start: Date.now() } },
   }

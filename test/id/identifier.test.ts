@@ -150,6 +150,9 @@ describe("Identifier", () => {
       "nope",
       "xyz_01ARZ3NDEKTSV4RRFFQ69G5FAV",
       "ses_01ARZ3NDEKTSV4RRFFQ69G5FA!",
+      // Base-32 throughout, but neither direction: an ascending time starts 0-7, a descending R-Z.
+      "ses_8ZZZZZZZZZZZZZZZZZZZZZZZZZ",
+      "msg_Q0000000000000000000000000",
     ]) {
       expect(() => Identifier.timestamp(bad)).toThrow(InvalidInputError)
     }

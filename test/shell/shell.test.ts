@@ -83,6 +83,8 @@ describe("runtime.session.shell", () => {
     expect(answer.info.role === "assistant" && answer.info.time.completed).toBeTypeOf("number")
     const part = toolPart(answer)
     expect(part.tool).toBe("bash")
+    // A ULID, as OpenCode's shell call IDs are.
+    expect(part.callID).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/)
     expect(part.state).toMatchObject({ status: "completed", input: { command: "echo hello from the shell" } })
     expect(part.state.status === "completed" && part.state.output).toContain("hello from the shell")
     expect(stored).toEqual(answer)
