@@ -27,9 +27,10 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
   // Requests left by this process's own turn that storage failed under wait for no one: their
   // answer was given here and could not be recorded, or their caller is gone. The run moves on.
   const failedHere = context.storageFailures.has(sessionID)
-  if (run.holdForAnswers && !failedHere && (await deps.asks.storedCalls(sessionID)).size > 0) {
-    const [latest] = await deps.storage.listMessages(sessionID, { limit: 1 })
-    if (latest && run.incoming.length === 0) return latest
+  if (run.holdForAnswers && !failedHere && run.incoming.length === 0) {
+    const waiting = await deps.asks.storedCalls(sessionID)
+    const [latest] = waiting.size > 0 ? await deps.storage.listMessages(sessionID, { limit: 1 }) : []
+    if (latest && waitsOn(latest, waiting)) return latest
   }
   // What a stopped process left open is closed before this run reads the history; asks it
   // left waiting are answered "no": this run moves past them.
@@ -47,6 +48,23 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
     const last = history.at(-1)!
     return last.info.role === "assistant" ? last : abortedAnswer(context, sessionID, user)
   }
+}
+
+/**
+ * Whether the latest message is a step whose call still waits for a stored request. A request
+ * can outlive its call: one answered here whose removal failed lets the call go on, and stays
+ * stored. Such a request, or a newer message, holds nothing: the run moves past it.
+ */
+function waitsOn(latest: WithParts, waiting: ReadonlySet<string>): boolean {
+  return (
+    latest.info.role === "assistant" &&
+    latest.parts.some(
+      (part) =>
+        part.type === "tool" &&
+        waiting.has(part.callID) &&
+        (part.state.status === "running" || part.state.status === "pending"),
+    )
+  )
 }
 
 /**

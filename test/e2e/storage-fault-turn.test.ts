@@ -186,6 +186,57 @@ describe("a storage write that fails mid-turn", () => {
     },
   )
 
+  it("fails once on the answered request's removal alone: the stored request holds no later turn", async () => {
+    const storage = new FaultyStorage()
+    const guarded = Tool.define("guarded", {
+      description: "Asks first",
+      parameters: z.object({}),
+      async execute(_args, context) {
+        await context.ask({ permission: "guarded", patterns: ["x"], always: [] })
+        return { title: "ran", output: "ran", metadata: {} }
+      },
+    })
+    const { runtime } = createTestRuntime({
+      storage,
+      tools: [guarded],
+      permission: [{ permission: "guarded", pattern: "*", action: "ask" }],
+      onPermission: async () => "once",
+      turns: [[say.toolCall("guarded", {})], [say.text("Ran.")], [say.text("Again.")], [say.text("Still.")]],
+    })
+    const session = await runtime.session.create()
+    // Only that write fails, as when another process held the lock just then: the writes after it go through.
+    let once = true
+    storage.failing = (writes) => {
+      if (
+        !once ||
+        !writes.some((write) => write.type === "value.remove" && write.key.startsWith("permission/pending/"))
+      )
+        return false
+      once = false
+      return true
+    }
+    const first = await runtime.session
+      .prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
+      .catch((error: unknown) => {
+        expect(StorageError.isInstance(error)).toBe(true)
+        return undefined
+      })
+    expect(storage.failures).toBe(1)
+    if (first) expect(first.info.role === "assistant" && first.info.error).toBeUndefined()
+    // The session goes on: the next prompt is answered by the model, not held for the request.
+    const user = await runtime.session.prompt({
+      sessionID: session.id,
+      parts: [{ type: "text", text: "again" }],
+      noReply: true,
+    })
+    const answer = await runtime.session.loop(session.id)
+    expect(answer.info.role).toBe("assistant")
+    expect(answer.info.role === "assistant" && answer.info.parentID).toBe(user.info.id)
+    expect(answer.info.role === "assistant" && answer.info.error).toBeUndefined()
+    expect(await runtime.permission.list()).toEqual([])
+    await runtime.close()
+  })
+
   it("leaves nothing unfinished for a fresh runtime on the same storage either", async () => {
     const storage = new FaultyStorage()
     const first = createTestRuntime({
