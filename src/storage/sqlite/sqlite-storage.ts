@@ -22,6 +22,7 @@ import { prefixEnd } from "./prefix-end.js"
 import { type Decode, type Row, readMessages, type Stamp } from "./read-messages.js"
 import { configure } from "./setup.js"
 import { SQL } from "./statements.js"
+import { createWriteGroups } from "./write-groups.js"
 
 export { PART_PAGE } from "./read-messages.js"
 
@@ -83,6 +84,17 @@ export class SqliteStorage implements Storage {
     message: (id, stamp, data) => this.#row("message", id, stamp, data),
     part: (id, stamp, data) => this.#row("part", id, stamp, data),
   }
+  // A batch that met a lock did not commit (BEGIN IMMEDIATE takes the write lock first, and a
+  // failed COMMIT is rolled back), so running it again applies it once.
+  readonly #writes = createWriteGroups((batches) =>
+    this.#attempt(() =>
+      this.#connection.transaction(SQL.beginWrite, () => {
+        for (const batch of batches)
+          for (const [index, encoded] of batch.entries())
+            applyWrite(this.#connection, encoded, index, this.#stamp)
+      }),
+    ),
+  )
   /** The setup that found the database locked when constructed, run (and waited for) by the first call. */
   #setup: (() => Promise<void>) | undefined
   #opening: Promise<void> | undefined
@@ -181,19 +193,13 @@ export class SqliteStorage implements Storage {
     return rows.map((row) => ({ key: row.key, value: decodeValue(row.key, row.value) }))
   }
 
+  /** Committed with the other batches written close to it (see createWriteGroups); resolves once committed. */
   async write(writes: readonly StorageWrite[]): Promise<void> {
-    const valid = encodeWrites(writes)
-    // A batch that met a lock did not commit (BEGIN IMMEDIATE takes the write lock first, and a
-    // failed COMMIT is rolled back), so running it again applies it once.
-    await this.#attempt(() =>
-      this.#connection.transaction(SQL.beginWrite, () => {
-        for (const [index, encoded] of valid.entries())
-          applyWrite(this.#connection, encoded, index, this.#stamp)
-      }),
-    )
+    await this.#writes.add(encodeWrites(writes))
   }
 
   async close(): Promise<void> {
+    await this.#writes.flush()
     await this.coordinator?.close()
     this.#waits.close()
     this.#connection.close()
