@@ -193,7 +193,10 @@ export class SqliteStorage implements Storage {
     return rows.map((row) => ({ key: row.key, value: decodeValue(row.key, row.value) }))
   }
 
-  /** Committed with the other batches written close to it (see createWriteGroups); resolves once committed. */
+  /**
+   * Committed in one transaction with the other batches written close to it (see "SqliteStorage"
+   * in docs/storage.md); resolves once committed.
+   */
   async write(writes: readonly StorageWrite[]): Promise<void> {
     await this.#writes.add(encodeWrites(writes))
   }
