@@ -131,11 +131,13 @@ describe("SqliteStorage write groups", () => {
     const file = newFile()
     const storage = new SqliteStorage(file, { coordinator: false })
     const { session, user, partWrite } = await withMessage(storage)
+    // Two at once: from now on a group waits for the end of the turn, which close() does not.
+    await Promise.all([storage.write(partWrite("one")), storage.write(partWrite("two"))])
     const written = storage.write(partWrite("written as it closed"))
     await storage.close()
     await written
     const reopened = new SqliteStorage(file, { coordinator: false })
-    expect((await reopened.getMessage(session.id, user.id))?.parts).toHaveLength(1)
+    expect((await reopened.getMessage(session.id, user.id))?.parts).toHaveLength(3)
     await reopened.close()
   })
 })
