@@ -9,7 +9,7 @@ type Waiting = { batch: Batch; resolve: () => void; reject: (error: unknown) => 
  * or, once batches come several at a time, those of one turn of the event loop. A write
  * transaction's fixed cost (BEGIN IMMEDIATE and the WAL commit, 40 to 55 µs here) is most of a
  * small batch's, and a process running many sessions writes several small batches a step for
- * each (bench/README.md: twice the steps per second for 1,000 sessions).
+ * each (bench/README.md: 1.8 times the steps per second for 1,000 sessions).
  *
  * Each batch stays atomic and none is acknowledged before the transaction holding it commits.
  * A group that fails on one batch's account (a missing session, a constraint) is run again batch
