@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/pg-statements.ts            # with the coordinator
  *   COORDINATOR=off npx tsx bench/pg-statements.ts
+ *   SESSIONS=5 npx tsx bench/pg-statements.ts   # five sessions at once, as a process of the processes bench runs
  */
 import pg from "pg"
 import { loadPostgres } from "./package.js"
@@ -13,6 +14,8 @@ import { printTable } from "./report.js"
 import { workRuntime } from "./work-runtime.js"
 
 const STEPS = 20
+/** Sessions prompted at once: with more than one, a process's concurrent writes can share statements. */
+const SESSIONS = Number(process.env.SESSIONS ?? 1)
 const counts = new Map<string, number>()
 
 type Query = (this: pg.Client, ...args: unknown[]) => unknown
@@ -29,15 +32,18 @@ const counting: Query = function (this: pg.Client, ...args) {
 const postgres = await benchPostgres()
 if (!postgres) process.exit(0)
 const storage = new (await loadPostgres()).PostgresStorage(
-  { connectionString: postgres.url, max: 4 },
+  { connectionString: postgres.url, max: SESSIONS + 2 },
   { schema: "bench_statements" },
 )
 const runtime = workRuntime(storage, STEPS)
 try {
-  const prompt = async () => {
-    const session = await runtime.session.create({})
-    await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
-  }
+  const prompt = () =>
+    Promise.all(
+      Array.from({ length: SESSIONS }, async () => {
+        const session = await runtime.session.create({})
+        await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })
+      }),
+    )
   await prompt()
   counts.clear()
   await prompt()
@@ -46,8 +52,8 @@ try {
   const rows = [...counts].sort((a, b) => b[1] - a[1])
   const total = rows.reduce((sum, [, count]) => sum + count, 0)
   console.log(
-    `PostgreSQL statements of one ${STEPS}-step prompt (coordinator ${process.env.COORDINATOR === "off" ? "off" : "on"}): ` +
-      `${total}, ${(total / STEPS).toFixed(2)} a step\n`,
+    `PostgreSQL statements of ${SESSIONS} ${STEPS}-step prompt(s) at once (coordinator ${process.env.COORDINATOR === "off" ? "off" : "on"}): ` +
+      `${total}, ${(total / STEPS / SESSIONS).toFixed(2)} a step\n`,
   )
   printTable(
     ["statement", "count"],

@@ -41,7 +41,7 @@ export async function runProcessesBench(): Promise<void> {
   const steps = PROCESSES * SESSIONS_PER_PROCESS * STEPS
   console.log(
     `Processes: ${PROCESSES} processes × ${SESSIONS_PER_PROCESS} sessions × ${STEPS} steps (${steps} model calls), ` +
-      `scripted model, all sessions at once; wall time of the run, median of ${ROUNDS}\n`,
+      `scripted model, all sessions at once after a warm-up prompt in each worker; wall time of the run, median of ${ROUNDS}\n`,
   )
   const rows: string[][] = []
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-bench-processes-"))

@@ -257,6 +257,111 @@ describe.runIf(url)("PostgresStorage batches", () => {
   })
 })
 
+describe.runIf(url)("PostgresStorage batches of many sessions at once", () => {
+  /** Sessions, each with one message, stored; and a text part for each message. */
+  async function sessions(storage: Storage, count: number) {
+    const build = createBuilders()
+    const made = Array.from({ length: count }, () => {
+      const session = build.session()
+      const message = build.user(session.id)
+      return { session, message, part: build.text(session.id, message.id) }
+    })
+    await storage.write(
+      made.flatMap(({ session, message }) => [
+        { type: "session.put" as const, info: session },
+        { type: "message.put" as const, info: message },
+      ]),
+    )
+    return { build, made }
+  }
+
+  it("sends the batches of 20 sessions written at once as one statement, each stored", async () => {
+    const { storage, statements } = await recorded()
+    const { made } = await sessions(storage, 20)
+    const sent = await statements(() =>
+      Promise.all(made.map(({ part }) => storage.write([{ type: "part.put", part }]))),
+    )
+    expect(sent).toHaveLength(1)
+    for (const { session, message, part } of made)
+      expect(await storage.listMessages(session.id)).toEqual([{ info: message, parts: [part] }])
+  })
+
+  it("sends batches that come while a statement is on its way together once it is back", async () => {
+    const { storage, statements } = await recorded()
+    const { made } = await sessions(storage, 11)
+    const [first, ...rest] = made
+    const sent = await statements(async () => {
+      const alone = storage.write([{ type: "part.put", part: first!.part }])
+      // The first is on its way by now (its microtask ran); these ten wait for it.
+      await new Promise((resolve) => setImmediate(resolve))
+      await Promise.all([alone, ...rest.map(({ part }) => storage.write([{ type: "part.put", part }]))])
+    })
+    expect(sent).toHaveLength(2)
+    for (const { session, part } of made)
+      expect((await storage.listMessages(session.id))[0]?.parts).toEqual([part])
+  })
+
+  it("runs the batches of a merged statement alone when one fails: only that one fails, the others are stored", async () => {
+    const { storage } = await recorded()
+    const { build, made } = await sessions(storage, 4)
+    const orphan = build.text(made[0]!.session.id, build.user(made[0]!.session.id).id)
+    const writes = [
+      ...made.map(({ part }) => storage.write([{ type: "part.put", part }])),
+      storage.write([{ type: "part.put", part: orphan }]),
+    ]
+    const outcomes = await Promise.allSettled(writes)
+    expect(outcomes.slice(0, 4).map((outcome) => outcome.status)).toEqual(Array(4).fill("fulfilled"))
+    const failed = outcomes[4] as PromiseRejectedResult
+    expect(NotFoundError.isInstance(failed.reason)).toBe(true)
+    expect((failed.reason as NotFoundError).data.message).toContain(orphan.messageID)
+    for (const { session, part } of made)
+      expect((await storage.listMessages(session.id))[0]?.parts).toEqual([part])
+  })
+
+  it("stores the batches still waiting for a statement when close() is called", async () => {
+    const { storage, pool } = await recorded()
+    const { made } = await sessions(storage, 6)
+    const [first, ...rest] = made
+    const writes = [storage.write([{ type: "part.put", part: first!.part }])]
+    await new Promise((resolve) => setImmediate(resolve))
+    writes.push(...rest.map(({ part }) => storage.write([{ type: "part.put", part }])))
+    await Promise.all([storage.close(), ...writes])
+    // The pool is the test's: close() leaves it open.
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "${schemas.at(-1)}".part`,
+    )
+    expect(rows[0]!.n).toBe(6)
+  })
+
+  it("reads the sessions asked for at once in one statement, each read its own copy", async () => {
+    const { storage, statements } = await recorded()
+    const { build, made } = await sessions(storage, 20)
+    const ids = [...made.map(({ session }) => session.id), made[0]!.session.id, build.session().id]
+    let read: Awaited<ReturnType<Storage["getSession"]>>[] = []
+    const sent = await statements(async () => {
+      read = await Promise.all(ids.map((id) => storage.getSession(id)))
+    })
+    expect(sent).toHaveLength(1)
+    expect(read).toEqual([...made.map(({ session }) => session), made[0]!.session, undefined])
+    expect(read[20]).not.toBe(read[0])
+  })
+
+  it("keeps batches that write the same row apart, in their order: the later one's row stays", async () => {
+    const { storage, statements } = await recorded()
+    const { made } = await sessions(storage, 1)
+    const { session, part } = made[0]!
+    const later = { ...part, text: "later" } as TextPart
+    const sent = await statements(() =>
+      Promise.all([
+        storage.write([{ type: "part.put", part }]),
+        storage.write([{ type: "part.put", part: later }]),
+      ]),
+    )
+    expect(sent).toHaveLength(2)
+    expect((await storage.listMessages(session.id))[0]?.parts).toEqual([later])
+  })
+})
+
 describe.runIf(url)("PostgresStorage long batches when the connection is cut around COMMIT", () => {
   for (const cut of ["after-commit", "before-commit"] as const) {
     it(`applies a long batch exactly once when the cut comes ${cut.replace("-", " ")}`, async () => {

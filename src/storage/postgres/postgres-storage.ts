@@ -9,18 +9,19 @@ import { ROW_STAMP } from "../row-stamp.js"
 import { decodeValue, encodeWrites, readJsonRow, requireString } from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { isTransient } from "../storage-error.js"
+import { textArray } from "./binary-array.js"
 import { PostgresCoordinator } from "./coordinator.js"
 import { postgresFault } from "./faults.js"
 import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
 import { migrate } from "./migrations.js"
 import { DEFAULT_RETRY, type PostgresStorageOptions } from "./options.js"
+import { createPutGroups } from "./put-groups.js"
 import { createStatements, type Query, type Statements, statementNames } from "./queries.js"
 import { readMessages } from "./read-messages.js"
 import { CHUNK_WRITES, chunkedSteps, isReplayable, oneByOne, planBatch, type Step } from "./row-group.js"
+import { createSessionReads, type Row } from "./session-reads.js"
 import { checkout, outcome, runTransaction } from "./transaction.js"
 import { applyStep, explainFailure, isForeignKeyViolation, type Writer } from "./writes.js"
-
-type Row = { id: string; stamp: string | null; data: string }
 
 /**
  * Durable storage in PostgreSQL, for many processes on one database. Pass a `pg.Pool` (yours:
@@ -43,6 +44,18 @@ export class PostgresStorage implements Storage {
   readonly #schema: string
   readonly #retrying: Retrying
   readonly #waits = createWaits()
+  // Replayable batches that come while one is on its way go together (see put-groups.ts).
+  readonly #puts = createPutGroups((group) =>
+    this.#retry(async () => {
+      await this.#open()
+      await applyStep(this.#pool, this.#writer, { group })
+    }),
+  )
+  // So do reads of sessions by ID (see session-reads.ts).
+  readonly #sessionReads = createSessionReads(
+    async (id) => (await this.#rows<Row>("getSession", [id]))[0],
+    (ids) => this.#rows<Row>("getSessions", [textArray(ids)]),
+  )
   #ready: Promise<void> | undefined
   #closing: Promise<void> | undefined
   #closed = false
@@ -81,7 +94,7 @@ export class PostgresStorage implements Storage {
   }
 
   async getSession(sessionID: string): Promise<SessionInfo | undefined> {
-    const [row] = await this.#rows<Row>("getSession", [requireString("sessionID", sessionID)])
+    const row = await this.#sessionReads.get(requireString("sessionID", sessionID))
     return row ? this.#decode("session", row) : undefined
   }
 
@@ -140,7 +153,8 @@ export class PostgresStorage implements Storage {
    * other batch is a transaction: one whose connection dropped before COMMIT went out did not
    * land (the server rolls it back); when it dropped while COMMIT was on its way, the server is
    * asked whether that transaction committed (`txid_status`) before anything runs again. So a
-   * remove never runs twice and fails for its own success.
+   * remove never runs twice and fails for its own success. Put batches written while such a
+   * statement is on its way go together in the next (see put-groups.ts).
    */
   async write(writes: readonly StorageWrite[]): Promise<void> {
     // A long batch is validated a chunk at a time, while the chunk before runs (chunkedSteps).
@@ -162,25 +176,35 @@ export class PostgresStorage implements Storage {
           inDoubt = xid
         },
       })
+    if (steps && isReplayable(steps)) {
+      const alone = () =>
+        this.#retry(async () => {
+          await this.#open()
+          await applyStep(this.#pool, this.#writer, steps[0]!).catch((error: unknown) => {
+            if (!isForeignKeyViolation(error)) throw error
+            return transaction(oneByOne(valid!))
+          })
+        })
+      return this.#puts.put(steps[0]!, alone)
+    }
     await this.#retry(async () => {
       await this.#open()
       if (inDoubt !== undefined) {
         if ((await outcome(this.#pool, inDoubt)) === "committed") return
         inDoubt = undefined
       }
-      if (!steps) return transaction(chunkedSteps(writes))
-      if (!isReplayable(steps)) return transaction(steps)
-      await applyStep(this.#pool, this.#writer, steps[0]!).catch((error: unknown) => {
-        if (!isForeignKeyViolation(error)) throw error
-        return transaction(oneByOne(valid!))
-      })
+      return transaction(steps ?? chunkedSteps(writes))
     })
   }
 
   close(): Promise<void> {
+    // Calls waiting to go together were made before close(): each gets its attempt.
+    this.#puts.sendAll()
+    this.#sessionReads.sendAll()
     // Calls waiting to retry stop waiting, and fail as closed.
     this.#waits.close()
     this.#closing ??= (async () => {
+      await Promise.all([this.#puts.drained(), this.#sessionReads.drained()])
       // The coordinator's last sends still use the pool.
       await this.coordinator.close()
       this.#closed = true

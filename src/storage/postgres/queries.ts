@@ -72,6 +72,7 @@ export function queries(schema: string) {
   const newest = `(SELECT id FROM ${t("message")} WHERE session_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2 - 1)`
   return {
     getSession: `SELECT id, stamp::text, data FROM ${t("session")} WHERE id = $1`,
+    getSessions: `SELECT id, stamp::text, data FROM ${t("session")} WHERE id = ANY($1::text[])`,
     hasSession: `SELECT 1 FROM ${t("session")} WHERE id = $1`,
     listSessions: `SELECT id, stamp::text, data FROM ${t("session")} ORDER BY id LIMIT $1`,
     listChildSessions: `SELECT id, stamp::text, data FROM ${t("session")} WHERE parent_id = $1 ORDER BY id LIMIT $2`,

@@ -70,6 +70,29 @@ export function isReplayable(steps: readonly Step[]): boolean {
   return steps.length === 1 && ("group" in only! || isGroupable(only!.write))
 }
 
+/**
+ * The first steps of several replayable batches (see isReplayable) as one group, in their
+ * order, for one statement (see put-groups.ts): as many as go together without writing a row
+ * twice and with at most `maxWrites` writes (the first always goes). A row one batch needs
+ * and a later one puts must exist before the statement, as within one batch (see planBatch),
+ * so the statement applies them as running the batches one after another would.
+ */
+export function mergeSteps(steps: readonly Step[], maxWrites: number): { group: RowGroup; count: number } {
+  const group = emptyGroup()
+  let count = 0
+  for (const step of steps) {
+    const writes = "group" in step ? step.group.writes : [step]
+    const fits =
+      count === 0 ||
+      (group.writes.length + writes.length <= maxWrites &&
+        writes.every(({ write }) => isGroupable(write) && !group.touched.has(rowKeys(write).row)))
+    if (!fits) break
+    for (const indexed of writes) add(group, indexed as IndexedWrite & { write: GroupableWrite })
+    count++
+  }
+  return { group, count }
+}
+
 /** Writes per chunk of a long batch (see chunkedSteps). */
 export const CHUNK_WRITES = 256
 
