@@ -3,7 +3,9 @@ import pg from "pg"
 import { afterAll, describe, expect, it } from "vitest"
 import { InvalidInputError } from "../../src/error/invalid-input.js"
 import { NotFoundError } from "../../src/error/not-found.js"
+import type { WithParts } from "../../src/message/info.js"
 import type { Part, TextPart } from "../../src/message/part.js"
+import { CorruptRowError } from "../../src/storage/corrupt-row.js"
 import { MemoryStorage } from "../../src/storage/memory.js"
 import type { Storage, StorageWrite } from "../../src/storage/port.js"
 import { PostgresStorage, type PostgresStorageOptions } from "../../src/storage/postgres/index.js"
@@ -333,7 +335,7 @@ describe.runIf(url)("PostgresStorage batches of many sessions at once", () => {
     expect(rows[0]!.n).toBe(6)
   })
 
-  it("reads the sessions asked for at once in one statement, each read its own copy", async () => {
+  it("reads the sessions asked for at once in one statement; a second read of one waits for the next", async () => {
     const { storage, statements } = await recorded()
     const { build, made } = await sessions(storage, 20)
     const ids = [...made.map(({ session }) => session.id), made[0]!.session.id, build.session().id]
@@ -341,9 +343,75 @@ describe.runIf(url)("PostgresStorage batches of many sessions at once", () => {
     const sent = await statements(async () => {
       read = await Promise.all(ids.map((id) => storage.getSession(id)))
     })
-    expect(sent).toHaveLength(1)
+    expect(sent).toHaveLength(2)
     expect(read).toEqual([...made.map(({ session }) => session), made[0]!.session, undefined])
     expect(read[20]).not.toBe(read[0])
+  })
+
+  it("reads the newest message of sessions asked for at once in one statement; an empty or missing session as alone", async () => {
+    const { storage, statements } = await recorded()
+    const { build, made } = await sessions(storage, 10)
+    await storage.write(made.map(({ part }) => ({ type: "part.put" as const, part })))
+    const empty = build.session()
+    await storage.write([{ type: "session.put", info: empty }])
+    const missing = build.session().id
+    let read: PromiseSettledResult<WithParts[]>[] = []
+    const sent = await statements(async () => {
+      const ids = [...made.map(({ session }) => session.id), empty.id, missing]
+      read = await Promise.allSettled(ids.map((id) => storage.listMessages(id, { limit: 1 })))
+    })
+    // One listing; each session with nothing in it asks whether it exists, as alone.
+    expect(sent).toHaveLength(3)
+    expect(read.slice(0, 11)).toEqual([
+      ...made.map(({ message, part }) => ({
+        status: "fulfilled",
+        value: [{ info: message, parts: [part] }],
+      })),
+      { status: "fulfilled", value: [] },
+    ])
+    const failed = read[11] as PromiseRejectedResult
+    expect(NotFoundError.isInstance(failed.reason)).toBe(true)
+  })
+
+  it("reads messages asked for at once by ID in one statement; a missing one as alone", async () => {
+    const { storage, statements } = await recorded()
+    const { build, made } = await sessions(storage, 10)
+    await storage.write(made.map(({ part }) => ({ type: "part.put" as const, part })))
+    const keys = [
+      ...made.map(({ session, message }) => [session.id, message.id] as const),
+      [made[0]!.session.id, build.user(made[0]!.session.id).id] as const,
+      [build.session().id, "msg_01ARZ3NDEKTSV4RRFFQ69G5FAV"] as const,
+    ]
+    let read: PromiseSettledResult<WithParts | undefined>[] = []
+    const sent = await statements(async () => {
+      read = await Promise.allSettled(
+        keys.map(([sessionID, messageID]) => storage.getMessage(sessionID, messageID)),
+      )
+    })
+    expect(sent).toHaveLength(3)
+    expect(read.slice(0, 11)).toEqual([
+      ...made.map(({ message, part }) => ({ status: "fulfilled", value: { info: message, parts: [part] } })),
+      { status: "fulfilled", value: undefined },
+    ])
+    expect(NotFoundError.isInstance((read[11] as PromiseRejectedResult).reason)).toBe(true)
+  })
+
+  it("fails only the read of a session whose row does not decode when reads share a statement", async () => {
+    const { storage, pool } = await recorded()
+    const { made } = await sessions(storage, 3)
+    const [bad, ...good] = made
+    // Another writer's row (its stamp cleared by the trigger), so it is validated on read.
+    await pool.query(`UPDATE "${schemas.at(-1)}".message SET data = $1 WHERE id = $2`, [
+      '{"id":1}',
+      bad!.message.id,
+    ])
+    const read = await Promise.allSettled(
+      made.map(({ session }) => storage.listMessages(session.id, { limit: 1 })),
+    )
+    expect(CorruptRowError.isInstance((read[0] as PromiseRejectedResult).reason)).toBe(true)
+    expect(read.slice(1)).toEqual(
+      good.map(({ message }) => ({ status: "fulfilled", value: [{ info: message, parts: [] }] })),
+    )
   })
 
   it("keeps batches that write the same row apart, in their order: the later one's row stays", async () => {

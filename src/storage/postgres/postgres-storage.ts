@@ -9,17 +9,16 @@ import { ROW_STAMP } from "../row-stamp.js"
 import { decodeValue, encodeWrites, readJsonRow, requireString } from "../rows.js"
 import { StorageClosedError } from "../storage-closed-error.js"
 import { isTransient } from "../storage-error.js"
-import { textArray } from "./binary-array.js"
 import { PostgresCoordinator } from "./coordinator.js"
 import { postgresFault } from "./faults.js"
+import { createGatheredReads, type Row } from "./gathered-reads.js"
 import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
 import { migrate } from "./migrations.js"
 import { DEFAULT_RETRY, type PostgresStorageOptions } from "./options.js"
 import { createPutGroups } from "./put-groups.js"
 import { createStatements, type Query, type Statements, statementNames } from "./queries.js"
-import { readMessages } from "./read-messages.js"
+import { readListings, readMessages } from "./read-messages.js"
 import { CHUNK_WRITES, chunkedSteps, isReplayable, oneByOne, planBatch, type Step } from "./row-group.js"
-import { createSessionReads, type Row } from "./session-reads.js"
 import { checkout, outcome, runTransaction } from "./transaction.js"
 import { applyStep, explainFailure, isForeignKeyViolation, type Writer } from "./writes.js"
 
@@ -51,11 +50,13 @@ export class PostgresStorage implements Storage {
       await applyStep(this.#pool, this.#writer, { group })
     }),
   )
-  // So do reads of sessions by ID (see session-reads.ts).
-  readonly #sessionReads = createSessionReads(
-    async (id) => (await this.#rows<Row>("getSession", [id]))[0],
-    (ids) => this.#rows<Row>("getSessions", [textArray(ids)]),
-  )
+  // So do the reads each step makes (see gathered-reads.ts).
+  readonly #reads = createGatheredReads({
+    rows: (query, args) => this.#rows<Row>(query, args),
+    listing: (query, args) => this.#listing(query, args),
+    listings: (query, args, keyOf) => this.#listings(query, args, keyOf),
+    requireSession: (sessionID) => this.#requireSession(sessionID),
+  })
   #ready: Promise<void> | undefined
   #closing: Promise<void> | undefined
   #closed = false
@@ -94,7 +95,7 @@ export class PostgresStorage implements Storage {
   }
 
   async getSession(sessionID: string): Promise<SessionInfo | undefined> {
-    const row = await this.#sessionReads.get(requireString("sessionID", sessionID))
+    const row = await this.#reads.session.read(requireString("sessionID", sessionID))
     return row ? this.#decode("session", row) : undefined
   }
 
@@ -108,17 +109,17 @@ export class PostgresStorage implements Storage {
   }
 
   async getMessage(sessionID: string, messageID: string): Promise<WithParts | undefined> {
-    const args = [requireString("sessionID", sessionID), requireString("messageID", messageID)]
-    const [message] = await this.#listing("getMessage", args)
-    if (message) return message
-    await this.#requireSession(sessionID)
-    return undefined
+    requireString("sessionID", sessionID)
+    requireString("messageID", messageID)
+    return this.#reads.message.read({ sessionID, messageID })
   }
 
   async listMessages(sessionID: string, query: MessageQuery = {}): Promise<WithParts[]> {
     requireString("sessionID", sessionID)
     // One statement, so one snapshot: a message is never read without parts a writer added with it.
     const limit = rowLimit(query.limit)
+    // The newest message alone is what every step reads (the floor of its next ID).
+    if (limit === 1) return this.#reads.newest.read(sessionID)
     const messages =
       limit === null
         ? await this.#listing("listMessages", [sessionID])
@@ -200,11 +201,11 @@ export class PostgresStorage implements Storage {
   close(): Promise<void> {
     // Calls waiting to go together were made before close(): each gets its attempt.
     this.#puts.sendAll()
-    this.#sessionReads.sendAll()
+    this.#reads.sendAll()
     // Calls waiting to retry stop waiting, and fail as closed.
     this.#waits.close()
     this.#closing ??= (async () => {
-      await Promise.all([this.#puts.drained(), this.#sessionReads.drained()])
+      await Promise.all([this.#puts.drained(), this.#reads.drained()])
       // The coordinator's last sends still use the pool.
       await this.coordinator.close()
       this.#closed = true
@@ -228,15 +229,23 @@ export class PostgresStorage implements Storage {
   }
 
   /** Messages with their parts, read by one of the listing statements (see readMessages). */
-  #listing(query: "getMessage" | "listMessages" | "listNewestMessages", args: unknown[]) {
-    const decode = {
-      message: (id: string, stamp: string | null, data: string) =>
-        this.#decode("message", { id, stamp, data }),
-      part: (id: string, stamp: string | null, data: string) => this.#decode("part", { id, stamp, data }),
-    }
+  #listing(query: Query, args: unknown[]) {
     return this.#retry(async () => {
       await this.#open()
-      return readMessages(this.#pool, this.#statements.of(query, args), decode)
+      return readMessages(this.#pool, this.#statements.of(query, args), this.#decoders)
+    })
+  }
+
+  readonly #decoders = {
+    message: (id: string, stamp: string | null, data: string) => this.#decode("message", { id, stamp, data }),
+    part: (id: string, stamp: string | null, data: string) => this.#decode("part", { id, stamp, data }),
+  }
+
+  /** Several sessions' messages, read by one statement of `listedOf` (see readListings). */
+  #listings(query: Query, args: unknown[], keyOf: (sessionID: string, messageID: string) => string) {
+    return this.#retry(async () => {
+      await this.#open()
+      return readListings(this.#pool, this.#statements.of(query, args), this.#decoders, keyOf)
     })
   }
 

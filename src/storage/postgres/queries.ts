@@ -68,6 +68,15 @@ export function queries(schema: string) {
   // (see the clear_stamp trigger in migrations.ts).
   const flip = (table: string) =>
     `CASE WHEN ${t(table)}.stamp = excluded.stamp THEN -excluded.stamp ELSE excluded.stamp END`
+  // Listings of several sessions at once (batched-reads.ts): the messages `requests` names (a
+  // session and a message ID per row), each row of the answer after its session.
+  const listedOf = (requests: string) => `
+    WITH r AS (${requests})
+    SELECT 0 AS kind, m.session_id, m.id AS message_id, m.id, m.stamp::text, m.data
+    FROM ${t("message")} m JOIN r ON m.session_id = r.session_id AND m.id = r.id
+    UNION ALL
+    SELECT 1 AS kind, p.session_id, p.message_id, p.id, p.stamp::text, p.data
+    FROM ${t("part")} p JOIN r ON p.session_id = r.session_id AND p.message_id = r.id`
   // The oldest of the newest $2 messages: the listing starts there.
   const newest = `(SELECT id FROM ${t("message")} WHERE session_id = $1 ORDER BY id DESC LIMIT 1 OFFSET $2 - 1)`
   return {
@@ -88,7 +97,11 @@ export function queries(schema: string) {
     removeSession: `DELETE FROM ${t("session")} WHERE id = $1`,
     hasMessage: `SELECT 1 FROM ${t("message")} WHERE session_id = $1 AND id = $2`,
     getMessage: listed("AND id = $2", "AND message_id = $2"),
+    getMessages: listedOf("SELECT * FROM unnest($1::text[], $2::text[]) AS r (session_id, id)"),
     listMessages: listed("", ""),
+    listNewestMessageOfSessions: listedOf(`
+      SELECT s.session_id, (SELECT id FROM ${t("message")} WHERE session_id = s.session_id ORDER BY id DESC LIMIT 1) AS id
+      FROM unnest($1::text[]) AS s (session_id)`),
     listNewestMessages: listed(
       `AND id >= COALESCE(${newest}, '')`,
       `AND message_id >= COALESCE(${newest}, '')`,

@@ -1,10 +1,20 @@
 import pg from "pg"
 import type { WithParts } from "../../message/info.js"
 import type { Part } from "../../message/part.js"
+import { FailedRead } from "./batched-reads.js"
 import { checkout } from "./transaction.js"
 
 /** A listing row (see `listed` in queries.ts): 0 for a message, 1 for a part of `messageID`. */
 type ListedRow = [kind: number, messageID: string, id: string, stamp: string | null, data: string]
+/** A row of a listing of several sessions (see `listedOf` in queries.ts): the same, after its session. */
+type SessionListedRow = [
+  kind: number,
+  sessionID: string,
+  messageID: string,
+  id: string,
+  stamp: string | null,
+  data: string,
+]
 
 export type Decode = {
   message(id: string, stamp: string | null, data: string): WithParts["info"]
@@ -20,18 +30,62 @@ export type Decode = {
  */
 export async function readMessages(pool: pg.Pool, statement: pg.QueryConfig, decode: Decode) {
   const assembly = assemble(decode)
-  // A row that fails to decode fails the listing once every row has come, so that the
-  // connection stays usable (throwing from the row event would break it).
+  await streamRows<ListedRow>(pool, statement, (row) => assembly.add(row))
+  return assembly.messages()
+}
+
+/**
+ * The messages of several listings from one statement whose rows name their session first
+ * (see `listedOf` in queries.ts), by `keyOf(sessionID, messageID)`: the session's newest
+ * message, or one message of it. Each listing is put in order as readMessages does. A listing
+ * with a row that fails to decode (CorruptRowError) is a FailedRead: the others still answer.
+ */
+export async function readListings(
+  pool: pg.Pool,
+  statement: pg.QueryConfig,
+  decode: Decode,
+  keyOf: (sessionID: string, messageID: string) => string,
+): Promise<Map<string, WithParts[] | FailedRead>> {
+  const assemblies = new Map<string, ReturnType<typeof assemble> | FailedRead>()
+  await streamRows<SessionListedRow>(pool, statement, (row) => {
+    const [kind, sessionID, messageID, id, stamp, data] = row
+    const key = keyOf(sessionID, messageID)
+    let assembly = assemblies.get(key)
+    if (assembly instanceof FailedRead) return
+    if (!assembly) {
+      assembly = assemble(decode)
+      assemblies.set(key, assembly)
+    }
+    try {
+      assembly.add([kind, messageID, id, stamp, data])
+    } catch (error) {
+      assemblies.set(key, new FailedRead(error))
+    }
+  })
+  return new Map(
+    [...assemblies].map(([key, assembly]) => [
+      key,
+      assembly instanceof FailedRead ? assembly : assembly.messages(),
+    ]),
+  )
+}
+
+/**
+ * Runs `statement` on a connection of its own, handing each row (an array of its columns) to
+ * `onRow` as it arrives. A row `onRow` fails on fails the read once every row has come, so that
+ * the connection stays usable (throwing from the row event would break it).
+ */
+async function streamRows<Row>(pool: pg.Pool, statement: pg.QueryConfig, onRow: (row: Row) => void) {
   let failure: { error: unknown } | undefined
   const config: pg.QueryArrayConfig = { ...statement, rowMode: "array" }
   const { client, done } = await checkout(pool)
   try {
     await new Promise<void>((resolve, reject) => {
       const query = client.query(new pg.Query(config))
-      query.on("row", (row: ListedRow) => {
+      query.on("row", (row: Row) => {
         if (failure) return
         try {
-          assembly.add(row)
+          onRow(row)
         } catch (error) {
           failure = { error }
         }
@@ -45,7 +99,6 @@ export async function readMessages(pool: pg.Pool, statement: pg.QueryConfig, dec
   }
   done()
   if (failure) throw failure.error
-  return assembly.messages()
 }
 
 /** Messages built from listing rows that come in any order. */
