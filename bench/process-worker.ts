@@ -23,7 +23,9 @@ const ids = await Promise.all(Array.from({ length: sessions }, () => runtime.ses
 // open, statements prepared and the code compiled, so it measures steps, not start-up.
 const warm = await Promise.all(Array.from({ length: sessions }, () => runtime.session.create({})))
 await Promise.all(
-  warm.map((session) => runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] })),
+  warm.map((session) =>
+    runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "go" }] }),
+  ),
 )
 process.stdout.write("ready\n")
 for await (const line of createInterface({ input: process.stdin })) {

@@ -154,8 +154,8 @@ export class PostgresStorage implements Storage {
    * other batch is a transaction: one whose connection dropped before COMMIT went out did not
    * land (the server rolls it back); when it dropped while COMMIT was on its way, the server is
    * asked whether that transaction committed (`txid_status`) before anything runs again. So a
-   * remove never runs twice and fails for its own success. Put batches written while such a
-   * statement is on its way go together in the next (see put-groups.ts).
+   * remove never runs twice and fails for its own success. Put batches of several sessions
+   * written while such a statement is on its way go together in the next (docs/storage.md).
    */
   async write(writes: readonly StorageWrite[]): Promise<void> {
     // A long batch is validated a chunk at a time, while the chunk before runs (chunkedSteps).
