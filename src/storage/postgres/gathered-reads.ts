@@ -23,7 +23,8 @@ export type ReadStatements = {
   requireSession(sessionID: string): Promise<void>
 }
 
-const messageID = (sessionID: string, messageID: string) => `${sessionID} ${messageID}`
+// IDs are ASCII without spaces (their schemas say so), so a space keeps the two apart.
+const messageKey = (sessionID: string, messageID: string) => `${sessionID} ${messageID}`
 
 /**
  * The reads a step makes of every session it runs, gathered across sessions (batched-reads.ts):
@@ -40,7 +41,7 @@ export function createGatheredReads(statements: ReadStatements) {
       absent: async () => undefined,
     }),
     message: createBatchedReads<MessageKey, WithParts | undefined>({
-      idOf: (key) => messageID(key.sessionID, key.messageID),
+      idOf: (key) => messageKey(key.sessionID, key.messageID),
       one: async ({ sessionID, messageID }) => {
         const [message] = await listing("getMessage", [sessionID, messageID])
         if (!message) await requireSession(sessionID)
@@ -51,7 +52,7 @@ export function createGatheredReads(statements: ReadStatements) {
           textArray(keys.map((key) => key.sessionID)),
           textArray(keys.map((key) => key.messageID)),
         ]
-        const found = await listings("getMessages", args, messageID)
+        const found = await listings("getMessages", args, messageKey)
         return new Map(
           [...found].map(([id, answer]) => [id, answer instanceof FailedRead ? answer : answer[0]]),
         )
