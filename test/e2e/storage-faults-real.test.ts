@@ -13,7 +13,7 @@ import { z } from "zod"
 import { type MessageV2, type Storage, StorageError, Tool } from "../../src/index.js"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
-import { createTestRuntime, say } from "../../src/testing/index.js"
+import { createTestRuntime, say, scriptedModel } from "../../src/testing/index.js"
 import { findPostgres } from "../setup/pg-cluster.js"
 import { fillDisk, LockHolder, stallProbe } from "../storage/fault-helpers.js"
 import { type OwnCluster, ownCluster } from "../storage/pg-faults-helpers.js"
@@ -191,6 +191,47 @@ describe.runIf(pgURL)("a turn on PostgreSQL when its backends are terminated mid
     })
     const session = await runtime.session.create({ title: "pg" })
     await wentThrough(runtime, session.id)
+    await runtime.close()
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`)
+    await admin.end()
+  }, 60_000)
+
+  it("retries for five sessions at once, whose writes and reads share statements: each turn finishes, each write landing once", async () => {
+    const schema = `t_${randomBytes(6).toString("hex")}`
+    const app = `agentloop-${schema}`
+    const admin = new pg.Client({ connectionString: pgURL })
+    await admin.connect()
+    const storage = new PostgresStorage(
+      { connectionString: pgURL, application_name: app, max: 4 },
+      { schema },
+    )
+    let terminated = 0
+    // Each session's tool cuts every connection of the storage, merged statements in flight included.
+    const terminate = async () => {
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+        [app],
+      )
+      terminated++
+    }
+    // Each session: a tool call, then an answer once the prompt holds the tool's result.
+    const model = scriptedModel([], {
+      fallback: (call) =>
+        call.prompt.some((message) => message.role === "tool")
+          ? [say.text("Done."), usage]
+          : [say.text("Working."), say.toolCall("work", {}), usage],
+    })
+    const { runtime } = createTestRuntime({
+      storage,
+      coordinator: false,
+      tools: [faultTool(terminate)],
+      model,
+    })
+    const sessions = await Promise.all(
+      Array.from({ length: 5 }, (_, index) => runtime.session.create({ title: `pg ${index}` })),
+    )
+    await Promise.all(sessions.map((session) => wentThrough(runtime, session.id)))
+    expect(terminated).toBe(5)
     await runtime.close()
     await admin.query(`DROP SCHEMA ${schema} CASCADE`)
     await admin.end()
