@@ -38,6 +38,7 @@ async function recorded(options: PostgresStorageOptions = {}) {
   return {
     storage,
     pool,
+    schema,
     /** What `run` sent, from the first statement to the last. */
     async statements(run: () => Promise<unknown>): Promise<Sent[]> {
       sent.length = 0
@@ -206,6 +207,51 @@ describe.runIf(url)("PostgresStorage batches", () => {
     expect(await storage.getValue("written")).toBeUndefined()
   })
 
+  it("tells rows of one ID in two sessions apart in a batch, as one write at a time would", async () => {
+    const { storage } = await recorded()
+    const memory = new MemoryStorage()
+    const build = createBuilders()
+    const [first, second] = [build.session(), build.session()]
+    const inSecond = build.user(second.id)
+    // The same message ID in the first session, not stored there yet.
+    const inFirst = { ...inSecond, sessionID: first.id }
+    const part = build.text(second.id, inSecond.id)
+    const setup: StorageWrite[] = [
+      { type: "session.put", info: first },
+      { type: "session.put", info: second },
+      { type: "message.put", info: inSecond },
+    ]
+    // A part of each session's message of that ID, then that message put in the first session:
+    // one at a time, the first part finds its message missing.
+    const needsMissing: StorageWrite[] = [
+      { type: "part.put", part: build.text(first.id, inSecond.id) },
+      { type: "part.put", part },
+      { type: "message.put", info: inFirst },
+    ]
+    // The same part ID in both sessions: two rows, both stored.
+    const samePartID: StorageWrite[] = [
+      { type: "message.put", info: inFirst },
+      { type: "part.put", part: { ...part, sessionID: first.id } as Part },
+      { type: "part.put", part },
+    ]
+    for (const target of [storage, memory]) {
+      await target.write(setup)
+      const error = await rejection(target.write(needsMissing))
+      expect(NotFoundError.isInstance(error)).toBe(true)
+      expect((error as NotFoundError).message).toContain(inSecond.id)
+      expect(await target.listMessages(first.id)).toEqual([])
+      await target.write(samePartID)
+    }
+    const stored = await Promise.all([first, second].map((session) => storage.listMessages(session.id)))
+    expect(stored).toEqual(
+      await Promise.all([first, second].map((session) => memory.listMessages(session.id))),
+    )
+    expect(stored).toEqual([
+      [{ info: inFirst, parts: [{ ...part, sessionID: first.id }] }],
+      [{ info: inSecond, parts: [part] }],
+    ])
+  })
+
   it("names the one missing message among many rows of a batch, and writes nothing", async () => {
     const { storage } = await recorded()
     const build = createBuilders()
@@ -243,6 +289,28 @@ describe.runIf(url)("PostgresStorage batches", () => {
     expect((error as InvalidInputError).data.issues[0]!.path).toBe("writes[601].value")
     expect(await storage.getSession(session.id)).toBeUndefined()
     expect(await storage.listValues("v/")).toEqual([])
+  })
+
+  it("refuses a long batch whose first write is invalid, while its BEGIN is on its way, and its connection serves on", async () => {
+    const { storage, schema } = await recorded()
+    const values = Array.from({ length: 300 }, (_, index) => ({
+      type: "value.put" as const,
+      key: `v/${index}`,
+      value: index as unknown,
+    }))
+    values[0] = { ...values[0]!, value: 10n }
+    // Every connection of the pool fails a batch this way, and then writes on it.
+    for (let round = 0; round < 8; round++) {
+      const error = await rejection(storage.write(values))
+      expect((error as InvalidInputError).data.issues[0]!.path).toBe("writes[0].value")
+      await storage.write([{ type: "value.put", key: `after/${round}`, value: round }])
+    }
+    // Read on a connection of its own: none of the storage's was left inside a transaction.
+    const reader = new pg.Client({ connectionString: url })
+    await reader.connect()
+    const { rows } = await reader.query<{ count: string }>(`SELECT count(*) FROM "${schema}".value`)
+    await reader.end()
+    expect(rows[0]!.count).toBe("8")
   })
 
   it("prepares its statements under names, unless told not to", async () => {

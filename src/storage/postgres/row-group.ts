@@ -11,11 +11,20 @@ export type RowGroup = {
   /** The writes it holds, with their place in the batch. */
   writes: IndexedWrite[]
   columns: Columns
-  /** Every row the group writes, so that none is written twice (one statement cannot). */
+  /**
+   * The rows the group writes, by their own ID, so that none is written twice (one statement
+   * cannot). Two rows of one ID in different sessions count as one: a group more, nothing else.
+   */
   touched: Set<string>
-  /** The sessions and messages its rows need to exist. */
-  needed: Set<string>
+  /**
+   * The sessions and messages its rows need to exist: a message's ID to its session's, or to
+   * ANY_SESSION when rows of several sessions need a message of that ID; a session's ID to "".
+   */
+  needed: Map<string, string>
 }
+
+/** What `needed` holds for a message ID that rows of several sessions need (see RowGroup). */
+const ANY_SESSION = "*"
 
 /**
  * A write of a batch, its place in the batch, and the JSON text of the row or value it puts
@@ -42,14 +51,15 @@ type GroupableWrite = Extract<
 export function planBatch(writes: readonly EncodedWrite[], offset = 0): Step[] {
   const steps: Step[] = []
   let group: RowGroup | undefined
-  for (const [at, { write, json }] of writes.entries()) {
+  for (let at = 0; at < writes.length; at++) {
+    const { write, json } = writes[at]!
     const index = offset + at
     if (!isGroupable(write)) {
       group = undefined
       steps.push({ write, json, index })
       continue
     }
-    if (!group || group.touched.has(rowKeys(write).row)) {
+    if (!group || group.touched.has(rowKey(write))) {
       group = emptyGroup()
       steps.push({ group })
     }
@@ -85,7 +95,7 @@ export function mergeSteps(steps: readonly Step[], maxWrites: number): { group: 
     const fits =
       count === 0 ||
       (group.writes.length + writes.length <= maxWrites &&
-        writes.every(({ write }) => isGroupable(write) && !group.touched.has(rowKeys(write).row)))
+        writes.every(({ write }) => isGroupable(write) && !group.touched.has(rowKey(write))))
     if (!fits) break
     for (const indexed of writes) add(group, indexed as IndexedWrite & { write: GroupableWrite })
     count++
@@ -150,65 +160,85 @@ function emptyGroup(): RowGroup {
       messagesBefore: [[], []],
     },
     touched: new Set(),
-    needed: new Set(),
+    needed: new Map(),
   }
 }
 
 /**
- * The row a groupable write touches, and the row it needs to exist (none for a session or a
- * value). IDs are ASCII without spaces (their schemas say so), so a space keeps them apart.
+ * The key of the row a groupable write touches in RowGroup.touched: its own ID (IDs of each kind
+ * have their own prefix), or for a value its key (a space keeps it apart from IDs).
  */
-function rowKeys(write: GroupableWrite): { row: string; needs?: string } {
+function rowKey(write: GroupableWrite): string {
   switch (write.type) {
     case "session.put":
-      return { row: `s ${write.info.id}` }
     case "message.put":
-      return { row: `m ${write.info.sessionID} ${write.info.id}`, needs: `s ${write.info.sessionID}` }
-    case "part.put": {
-      const { sessionID, messageID, id } = write.part
-      return { row: `p ${sessionID} ${messageID} ${id}`, needs: `m ${sessionID} ${messageID}` }
-    }
+      return write.info.id
+    case "part.put":
+      return write.part.id
     case "value.put":
     case "value.remove":
-      return { row: `v ${write.key}` }
+      return `v ${write.key}`
   }
+}
+
+/** Notes in `needed` that a row of the group needs this session or message. */
+function need(needed: Map<string, string>, id: string, sessionID: string): void {
+  const known = needed.get(id)
+  needed.set(id, known === undefined || known === sessionID ? sessionID : ANY_SESSION)
+}
+
+/** Whether an earlier row of the group needs this session or message (see RowGroup.needed). */
+function isNeeded(needed: Map<string, string>, id: string, sessionID: string): boolean {
+  const known = needed.get(id)
+  return known === sessionID || known === ANY_SESSION
 }
 
 function add(group: RowGroup, indexed: IndexedWrite & { write: GroupableWrite }): void {
   const { write } = indexed
   // Set for every put (see encodeWrites); a value remove has none.
   const json = indexed.json!
-  const { row, needs } = rowKeys(write)
-  const { columns } = group
-  // An earlier row needs this one, which one by one it would have found only if it existed then.
-  const before = group.needed.has(row)
+  const { columns, needed } = group
   group.writes.push(indexed)
-  group.touched.add(row)
-  if (needs !== undefined) group.needed.add(needs)
+  group.touched.add(rowKey(write))
+  // A row an earlier one needs must exist before the statement: one by one, that earlier write
+  // would have found it only if it existed then.
   switch (write.type) {
-    case "session.put":
-      push(columns.sessions, write.info.id, json)
-      if (before) push(columns.sessionsBefore, write.info.id)
+    case "session.put": {
+      const { id } = write.info
+      columns.sessions[0].push(id)
+      columns.sessions[1].push(json)
+      if (isNeeded(needed, id, "")) columns.sessionsBefore[0].push(id)
       return
-    case "message.put":
-      push(columns.messages, write.info.sessionID, write.info.id, json)
-      if (before) push(columns.messagesBefore, write.info.sessionID, write.info.id)
+    }
+    case "message.put": {
+      const { sessionID, id } = write.info
+      const [sessionIDs, ids, data] = columns.messages
+      sessionIDs.push(sessionID)
+      ids.push(id)
+      data.push(json)
+      if (isNeeded(needed, id, sessionID)) {
+        columns.messagesBefore[0].push(sessionID)
+        columns.messagesBefore[1].push(id)
+      }
+      need(needed, sessionID, "")
       return
+    }
     case "part.put": {
       const { sessionID, messageID, id } = write.part
-      push(columns.parts, sessionID, messageID, id, json)
+      const [sessionIDs, messageIDs, ids, data] = columns.parts
+      sessionIDs.push(sessionID)
+      messageIDs.push(messageID)
+      ids.push(id)
+      data.push(json)
+      need(needed, messageID, sessionID)
       return
     }
     case "value.put":
-      push(columns.values, encodeKey(write.key), json)
+      columns.values[0].push(encodeKey(write.key))
+      columns.values[1].push(json)
       return
     case "value.remove":
-      push(columns.removedValues, encodeKey(write.key))
+      columns.removedValues[0].push(encodeKey(write.key))
       return
   }
-}
-
-/** Appends a row to a kind's columns, one value each. */
-function push<T extends unknown[][]>(columns: T, ...row: { [I in keyof T]: T[I][number] }): void {
-  for (const [index, value] of row.entries()) columns[index]!.push(value)
 }

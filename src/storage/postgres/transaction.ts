@@ -34,12 +34,16 @@ export async function runTransaction<Step>(
     await applied
   }
   try {
-    const [, started] = (await client.query("BEGIN; SELECT txid_current()::text AS xid")) as unknown as [
-      unknown,
-      pg.QueryResult<{ xid: string }>,
-    ]
+    const begun = client.query("BEGIN; SELECT txid_current()::text AS xid") as unknown as Promise<
+      [unknown, pg.QueryResult<{ xid: string }>]
+    >
+    // Awaited below; producing the first step may throw before.
+    begun.catch(() => undefined)
     const produced = steps[Symbol.iterator]()
-    for (let next = produced.next(); !next.done; next = produced.next()) {
+    // The first step is produced while BEGIN is on its way.
+    let next = produced.next()
+    const [, started] = await begun
+    for (; !next.done; next = produced.next()) {
       await finish()
       current = next.value
       const applied = handlers.apply(client, next.value)
