@@ -92,7 +92,7 @@ export type SpecExecute = Record<string, (input: { n: number }) => Promise<strin
 const specExecute: SpecExecute = {
   [TOOL]: async ({ n }) => output(n),
 }
-const SYSTEM = "You are an agent that reads records with the tools you are given."
+export const SYSTEM = "You are an agent that reads records with the tools you are given."
 export const PROMPT = "Read every record."
 
 /**
@@ -296,7 +296,13 @@ export async function agentloop(
   around: Around = (measured) => measured(),
 ): Promise<RunResult> {
   const { language, probe } = models.model(steps)
-  const options = { storage, tools: [lookup], agents: { build: { steps: steps + 5 } } }
+  // The others' system prompt, and no environment block: the same request, the same work.
+  const options = {
+    storage,
+    tools: [lookup],
+    agents: { build: { steps: steps + 5, prompt: SYSTEM } },
+    environment: "none" as const,
+  }
   let runtime: Runtime
   if (models.transport === "scripted") {
     runtime = createTestRuntime({ ...options, model: language as ScriptedModel }).runtime
@@ -596,7 +602,7 @@ function history(transport: Transport, results: StepResult[]): void {
   console.log(
     `\nSent at the first step: ${senders
       .map((variant) => `${sender(variant)} ${kb(last(first, variant).firstBytes)} KB`)
-      .join(", ")} (agentloop's system prompt is most of the difference)`,
+      .join(", ")} (every variant sends the same system prompt and tool)`,
   )
   const growth = (variant: Variant) => times(msPerStep(final, variant) / msPerStep(first, variant))
   const grown = (variant: Variant) => times(meanPrompt(final, variant) / meanPrompt(first, variant))

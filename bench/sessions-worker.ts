@@ -9,7 +9,7 @@ import { z } from "zod"
 import type { Runtime, Storage } from "../src/index.js"
 import type { ScriptedModel } from "../src/testing/index.js"
 import { TOOL_NAME } from "./llm-server.js"
-import { directLoop, PROMPT, specTools } from "./loop.js"
+import { directLoop, PROMPT, SYSTEM, specTools } from "./loop.js"
 import { agentloop as agentloopPackage, sqlite, testing } from "./package.js"
 
 const { MemoryStorage, Tool } = agentloopPackage
@@ -164,7 +164,15 @@ async function direct(sessions: number, steps: number): Promise<Omit<Measured, "
 }
 
 function agentRuntime(storage: Storage, model: ScriptedModel, steps: number): Runtime {
-  const options = { storage, model, tools: [lookup], titles: false, agents: { build: { steps: steps + 5 } } }
+  // The direct loops' system prompt, and no environment block: the same prompt, the same work.
+  const options = {
+    storage,
+    model,
+    tools: [lookup],
+    titles: false,
+    agents: { build: { steps: steps + 5, prompt: SYSTEM } },
+    environment: "none" as const,
+  }
   return createTestRuntime(options).runtime
 }
 
