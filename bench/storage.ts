@@ -153,15 +153,6 @@ export async function runStorageBench(): Promise<void> {
     const sqlite = results[1]!.result
     const pgResult = results[2]?.result
     printWrites(results, sqlite, pgResult)
-    if (postgres) {
-      let fresh = 0
-      await compareBulkWrites(
-        async () => new SqliteStorage(path.join(directory, `bulk-${fresh++}.sqlite`)),
-        () => freshPostgres(postgres.url, `bench_storage_bulk_${fresh++}`),
-        fixture,
-        BULK_ROUNDS,
-      )
-    }
     printLoads(results, sqlite, pgResult)
     if (postgres) await profilePostgresLoad(postgres.url, "bench_storage_row", fixture.session.id, LOADS)
     printSqlitePhases(file("row"), fixture.session.id)
@@ -171,8 +162,18 @@ export async function runStorageBench(): Promise<void> {
     await unstamped.close()
     console.log(
       `\nSQLite load of the same rows without stamps (every row validated, as rows from another writer ` +
-        `or from before row stamps are): ${ms(unstampedMs)} ms (median of ${LOADS})`,
+        `or from before row stamps are): ${ms(unstampedMs)} ms (median of ${LOADS})\n`,
     )
+    // Last: their writes would leave the server busy (checkpoints, autovacuum) under the loads.
+    if (postgres) {
+      let fresh = 0
+      await compareBulkWrites(
+        async () => new SqliteStorage(path.join(directory, `bulk-${fresh++}.sqlite`)),
+        () => freshPostgres(postgres.url, `bench_storage_bulk_${fresh++}`),
+        fixture,
+        BULK_ROUNDS,
+      )
+    }
   } finally {
     postgres?.stop()
     fs.rmSync(directory, { recursive: true, force: true })
