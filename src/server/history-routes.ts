@@ -1,6 +1,5 @@
 import type { Hono } from "hono"
 import { z } from "zod"
-import { NotFoundError } from "../error/not-found.js"
 import type { Runtime } from "../runtime.js"
 import { SnapshotUnavailableError } from "../snapshot/errors.js"
 import { inputs } from "./inputs.js"
@@ -46,11 +45,7 @@ export function historyRoutes(app: Hono, runtime: Runtime): void {
     async (c) => {
       const id = readSessionID(c)
       const messageID = readID(c, "messageID", "message")
-      const message = (await runtime.session.messages(id)).find(
-        (candidate) => candidate.info.id === messageID,
-      )
-      if (!message) throw NotFoundError.of("Message", messageID)
-      return c.json(toWireMessage(message))
+      return c.json(toWireMessage(await runtime.session.message(id, messageID)))
     },
   )
   app.post(

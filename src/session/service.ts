@@ -178,6 +178,17 @@ export function createSessionService(deps: SessionDeps) {
     return storage.listMessages(id, query)
   }
 
+  /** One message with its parts, read alone (not the session's whole history). */
+  async function message(sessionID: string, messageID: string): Promise<WithParts> {
+    const id = parseID("sessionID", "session", sessionID)
+    const wanted = parseID("messageID", "message", messageID)
+    deps.assertOpen()
+    await deps.beforeRead?.(id)
+    const found = await storage.getMessage(id, wanted)
+    if (!found) throw NotFoundError.of("Message", wanted)
+    return found
+  }
+
   async function fork(input: ForkInputType): Promise<Info> {
     const { sessionID, messageID } = parseInput("session.fork input", ForkInput, input)
     const original = await get(sessionID)
@@ -232,6 +243,7 @@ export function createSessionService(deps: SessionDeps) {
     remove,
     fork,
     messages,
+    message,
     ...createMessageWriters(deps),
   }
 }

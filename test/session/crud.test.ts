@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
 import { Identifier, InvalidInputError, MemoryStorage, NotFoundError } from "../../src/index.js"
+import { createBuilders } from "../../src/testing/index.js"
 import { recordingRuntime, rejection } from "./helpers.js"
 
 afterEach(() => {
@@ -68,6 +69,36 @@ describe("session.get", () => {
     const malformed = await rejection(runtime.session.get("session-1"))
     expect(InvalidInputError.isInstance(malformed)).toBe(true)
     expect((malformed as InvalidInputError).data.issues[0]?.path).toBe("sessionID")
+  })
+})
+
+describe("session.message", () => {
+  it("answers one message with its parts, read alone; names a missing message or session, and a malformed ID's field", async () => {
+    const storage = new MemoryStorage()
+    const { runtime } = recordingRuntime({ storage })
+    const session = await runtime.session.create()
+    const build = createBuilders()
+    const user = build.user(session.id)
+    const saved = await runtime.session.saveMessage({ info: user, parts: [build.text(session.id, user.id)] })
+    // A process's first read of a session looks over its history once, for a turn a crash cut off.
+    expect(await runtime.session.message(session.id, user.id)).toEqual(saved)
+    const listings = vi.spyOn(storage, "listMessages")
+    expect(await runtime.session.message(session.id, user.id)).toEqual(saved)
+    expect(listings).not.toHaveBeenCalled()
+
+    const missing = Identifier.ascending("message")
+    const notFound = await rejection(runtime.session.message(session.id, missing))
+    expect(NotFoundError.isInstance(notFound)).toBe(true)
+    expect((notFound as NotFoundError).data).toEqual({
+      id: missing,
+      message: `Message not found: ${missing}`,
+    })
+    const absent = Identifier.descending("session")
+    const noSession = await rejection(runtime.session.message(absent, user.id))
+    expect((noSession as NotFoundError).data).toEqual({ id: absent, message: `Session not found: ${absent}` })
+    const malformed = await rejection(runtime.session.message(session.id, "message-1"))
+    expect(InvalidInputError.isInstance(malformed)).toBe(true)
+    expect((malformed as InvalidInputError).data.issues[0]?.path).toBe("messageID")
   })
 })
 

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest"
+import { describe, expect, it, vi } from "vitest"
 import { z } from "zod"
-import { Tool } from "../../../src/index.js"
+import { MemoryStorage, Tool } from "../../../src/index.js"
 import { say, type Turn } from "../../../src/testing/index.js"
 import { fakeSnapshot } from "../../snapshot/fake-snapshot.js"
 import { answer, refusal, startServer, textOf } from "./helpers.js"
@@ -53,6 +53,18 @@ describe("history through OpenCode's SDK clients", () => {
     ).toEqual(assistant)
     const unknown = await refusal(v2.session.message({ sessionID: id, messageID: `msg_${"0".repeat(26)}` }))
     expect(unknown.status).toBe(404)
+  })
+
+  it("session.message reads the one message, not the session's whole history", async () => {
+    const storage = new MemoryStorage()
+    const listings = vi.spyOn(storage, "listMessages")
+    const { v2, id } = await twoTurnSession({ turns: twoTurns, storage })
+    const [, answered] = await storage.listMessages(id)
+    listings.mockClear()
+    expect(
+      await answer("session.message", v2.session.message({ sessionID: id, messageID: answered!.info.id })),
+    ).toMatchObject({ info: { id: answered!.info.id, role: "assistant" } })
+    expect(listings).not.toHaveBeenCalled()
   })
 
   it("session.fork from a message copies the messages before it", async () => {
