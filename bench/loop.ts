@@ -456,10 +456,15 @@ const NAMES: Record<Variant, string> = {
   sqlite: "agentloop SQLite",
 }
 
-/** Per-round ratios of one variant's wall time to another's. */
-function ratios(result: StepResult, variant: Variant, baseline: Variant): number[] {
+/** Per-round ratios of one variant's wall (or CPU) time to another's. */
+function ratios(
+  result: StepResult,
+  variant: Variant,
+  baseline: Variant,
+  of: "ms" | "cpuMs" = "ms",
+): number[] {
   const over = result[baseline]!.runs
-  return result[variant]!.runs.map((run, index) => run.ms / over[index]!.ms)
+  return result[variant]!.runs.map((run, index) => run[of] / over[index]![of])
 }
 const medianRatio = (result: StepResult, variant: Variant, baseline: Variant) =>
   median(ratios(result, variant, baseline))
@@ -494,12 +499,19 @@ function timeTables(results: StepResult[]): void {
       ...variants.map((variant) => cell(result, variant)),
     ]),
   )
-  console.log("\nCPU ms per step of this process (median of rounds; the server's work is not in it):")
+  // CPU time moves less than wall time with the machine's other load: the steadier ratio.
+  const cpuCell = (result: StepResult, variant: Variant) =>
+    variant === "direct" || variant === "handWritten"
+      ? perStep(cpuPerStep(result, variant))
+      : `${perStep(cpuPerStep(result, variant))} (${times(median(ratios(result, variant, "direct", "cpuMs")))})`
+  console.log(
+    "\nCPU ms per step of this process (median of rounds, in brackets the median per-round ratio to the direct loop; the server's work is not in it):",
+  )
   printTable(
     ["steps", ...variants.map((variant) => NAMES[variant])],
     results.map((result) => [
       result.steps.toLocaleString("en-US"),
-      ...variants.map((variant) => perStep(cpuPerStep(result, variant))),
+      ...variants.map((variant) => cpuCell(result, variant)),
     ]),
   )
 }
