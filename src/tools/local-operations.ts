@@ -1,11 +1,12 @@
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
+import { resolveLinks } from "../util/confined-path.js"
 import { localExec } from "./bash/local-exec.js"
 import type { DirectoryEntry, FileStat, Operations } from "./operations.js"
 import { GLOB_PACKAGES, requirePackages } from "./packages.js"
 
-// More links than this in one resolution is a loop (Linux stops at 40 too).
-const MAX_LINKS = 40
+// Shared with the git snapshot, which must not follow an agent's links either.
+export { resolveLinks }
 
 /**
  * The coding tools' operations on this machine: node:fs, tinyglobby (an optional package, see
@@ -60,27 +61,6 @@ export const localOperations: Operations = {
   },
 
   exec: (command, options) => localExec(command, options),
-}
-
-/**
- * The path with every link resolved, as far as it exists: a missing tail is appended to its
- * resolved parent, and a link whose target is missing is followed by reading the link, so that
- * writing through it cannot land somewhere the caller did not see.
- */
-export async function resolveLinks(file: string, links: number): Promise<string> {
-  try {
-    return await fs.realpath(file)
-  } catch (error) {
-    if (!isMissing(error)) throw error
-  }
-  const parent = path.dirname(file)
-  if (parent === file) return file
-  const realParent = await resolveLinks(parent, links)
-  const target = await fs.readlink(file).catch(() => undefined)
-  if (target === undefined) return path.join(realParent, path.basename(file))
-  if (links >= MAX_LINKS)
-    throw Object.assign(new Error(`Too many symbolic links: ${file}`), { code: "ELOOP" })
-  return resolveLinks(path.resolve(realParent, target), links + 1)
 }
 
 function toStat(stats: import("node:fs").Stats): FileStat {

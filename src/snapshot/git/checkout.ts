@@ -1,5 +1,6 @@
 import { lstat, unlink } from "node:fs/promises"
 import path from "node:path"
+import { isTreeEntry } from "../../util/confined-path.js"
 import { isExcluded } from "./exclusions.js"
 import { type GitContext, runGit } from "./git-process.js"
 import { joinNul, splitNul } from "./nul.js"
@@ -38,7 +39,7 @@ export async function revertFiles(context: GitContext, plan: Map<string, string[
     checkouts.push([hash, files.filter((file) => recorded.has(file))])
     deletions.push(...files.filter((file) => !recorded.has(file)))
   }
-  for (const file of deletions) await deleteFile(path.join(context.workTree, file))
+  for (const file of deletions) await deleteFile(context.workTree, file)
   for (const [hash, files] of checkouts) await checkout(context, hash, files, indexFile)
 }
 
@@ -59,8 +60,13 @@ async function filesOf(context: GitContext, hash: string): Promise<Set<string>> 
 /**
  * Deletes a file that did not exist in the state reverted to. Already gone is fine; a
  * directory now standing at that name is left alone, since its files are not this patch's.
+ * A path under a link (a folder an agent's command swapped for a link, to the host's files
+ * perhaps) names no file of the tree, as git sees it: it is left alone too, and the link, an
+ * entry of its own, is reverted when a reverted patch names it.
  */
-async function deleteFile(file: string): Promise<void> {
+async function deleteFile(workTree: string, relative: string): Promise<void> {
+  if (!(await isTreeEntry(workTree, relative))) return
+  const file = path.join(workTree, relative)
   try {
     await unlink(file)
   } catch (error) {

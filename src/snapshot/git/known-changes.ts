@@ -129,6 +129,9 @@ type Change =
 const SCAN: Change = { kind: "scan" }
 
 function changeOf(context: GitContext, settings: Settings, file: string, base: Entry): Change {
+  // A folder on the way swapped for a link (out of the tree, perhaps): only git can say what
+  // stands there now, and reading through the link would record what it leads to.
+  if (!underFolders(context, file)) return SCAN
   const stats = statOf(path.join(context.workTree, file))
   if (stats === null) return SCAN
   if (!stats) {
@@ -157,7 +160,18 @@ function mayBeNew(context: GitContext, settings: Settings, file: string): boolea
   const segments = file.split("/")
   for (let depth = 1; depth < segments.length; depth++) {
     const directory = path.join(context.workTree, ...segments.slice(0, depth))
-    if (!statOf(directory)?.isDirectory() || statOf(path.join(directory, ".git")) !== undefined) return false
+    if (statOf(path.join(directory, ".git")) !== undefined) return false
+  }
+  return true
+}
+
+/** Whether every folder between the work tree and `file` is a folder, not a link (or gone). */
+function underFolders(context: GitContext, file: string): boolean {
+  const segments = file.split("/")
+  for (let depth = 1; depth < segments.length; depth++) {
+    const stats = statOf(path.join(context.workTree, ...segments.slice(0, depth)))
+    if (stats === undefined) return true
+    if (!stats?.isDirectory()) return false
   }
   return true
 }

@@ -168,6 +168,20 @@ describe("GitSnapshot with the changes known", () => {
     )
   })
 
+  it("never reads a tracked file through a folder since swapped for a link out of the directory", async () => {
+    const space = await workspace()
+    const base = await seed(space)
+    const outside = path.join(space.root, "outside")
+    await mkdir(outside)
+    await writeFile(path.join(outside, "file-1.ts"), "the host's secret\n")
+    await rm(space.at("src/a"), { recursive: true })
+    await symlink(outside, space.at("src/a"))
+    // As a scan records it: `src/a` a link, its files gone; never the outside file's content.
+    await step(space, base, ["src/a/file-1.ts"])
+    const diff = await space.snapshot.diff(base)
+    expect(JSON.stringify(diff)).not.toContain("secret")
+  })
+
   it("scans the whole tree when a declared change is a .gitignore, or the state is not one it holds", async () => {
     const space = await workspace()
     const base = await seed(space)

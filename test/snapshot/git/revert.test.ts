@@ -1,4 +1,16 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, unlink, utimes, writeFile } from "node:fs/promises"
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  unlink,
+  utimes,
+  writeFile,
+} from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -96,6 +108,20 @@ describe("GitSnapshot.revert", () => {
     expect(await read("a.txt")).toEqual(A0)
     expect(await read("sub/d.bin")).toEqual(D0)
     expect((await stat(path.join(directory, "same.txt"))).mtime).toEqual(old)
+  })
+
+  it("leaves a file under a folder since swapped for a link alone, even a link back inside", async () => {
+    const { snapshot, step2, directory, read } = await twoSteps()
+    // e/ held a file step 2 created; now a link to another folder holding a file of that name.
+    await mkdir(path.join(directory, "keep"))
+    await writeFile(path.join(directory, "keep", "f.txt"), "not step 2's\n")
+    await rm(path.join(directory, "e"), { recursive: true })
+    await symlink("keep", path.join(directory, "e"))
+    await snapshot.revert([step2])
+    expect(await read("keep/f.txt")).toEqual(Buffer.from("not step 2's\n"))
+    // The link is no recorded patch's: it stays, and the other files went back.
+    expect((await lstat(path.join(directory, "e"))).isSymbolicLink()).toBe(true)
+    expect(await read("a.txt")).toEqual(A1)
   })
 
   it("does nothing for no patches, and tolerates files already gone", async () => {
