@@ -62,10 +62,31 @@ export function confinedFiles(roots: Roots): Omit<Operations, "exec"> {
     },
     list: async (folder, options) => localOperations.list(await resolveIn(folder, "read"), options),
 
-    // localOperations' glob neither follows nor lists links, so nothing it finds leads out.
-    glob: async (pattern, options) =>
-      localOperations.glob(pattern, { ...options, cwd: await resolveIn(options.cwd, "read") }),
+    async glob(pattern, options) {
+      const cwd = await resolveIn(options.cwd, "read")
+      const found = await localOperations.glob(pattern, { ...options, cwd })
+      return reachedWithin(cwd, found, readable)
+    },
   }
+}
+
+/**
+ * The matches whose folder lies in `roots`. localOperations' glob follows no link it meets, but
+ * tinyglobby starts its walk at a pattern's fixed folder ("out/*" in `out`), link or not: a
+ * match reached so is dropped unnamed, since a refusal would name a file outside.
+ */
+async function reachedWithin(cwd: string, found: string[], roots: readonly string[]): Promise<string[]> {
+  const folders = new Map<string, Promise<boolean>>()
+  const inside = (folder: string) => {
+    let known = folders.get(folder)
+    if (!known) {
+      known = resolveLinks(path.join(cwd, folder), 0).then((real) => within(real, roots))
+      folders.set(folder, known)
+    }
+    return known
+  }
+  const kept = await Promise.all(found.map((file) => inside(path.dirname(file))))
+  return found.filter((_, index) => kept[index])
 }
 
 /**
