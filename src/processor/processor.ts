@@ -82,6 +82,8 @@ export function create(input: CreateInput) {
         else message.error = classified
       } finally {
         abort.removeEventListener("abort", endCall)
+        // What is still open is written as it closes, below: no timer is left to outlive the step.
+        turn.checkpoints.clear()
       }
       if (abort.aborted) message.error ??= abortedError()
       await closeUnfinished({ texts: turn.texts, tools: turn.tools, write: turn.writePart })

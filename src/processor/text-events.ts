@@ -41,7 +41,7 @@ export function handleText(turn: Turn, part: TextEvent, receivedAt: number): Pro
         field: "text",
         delta: part.text,
       })
-      return turn.dueForCheckpoint(current, receivedAt) ? turn.writePart(current, true) : undefined
+      return turn.checkpoints.due(current, receivedAt) ? turn.writePart(current, true) : undefined
     }
     case "reasoning-end":
     case "text-end":
@@ -52,6 +52,7 @@ export function handleText(turn: Turn, part: TextEvent, receivedAt: number): Pro
 async function finishText(turn: Turn, part: Extract<TextEvent, { type: "text-end" | "reasoning-end" }>) {
   const current = turn.texts.get(part.id)
   if (!current) return
+  turn.checkpoints.cancel(current.id)
   current.text = current.text.trimEnd()
   const complete = turn.hooks?.["text.complete"]
   if (current.type === "text" && complete) {

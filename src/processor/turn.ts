@@ -8,6 +8,7 @@ import { copyPlain } from "../util/copy-plain.js"
 import { createSerialQueue } from "../util/serial-queue.js"
 import type { CreateInput, ProcessorRuntime } from "./create-input.js"
 import { inputRecord } from "./parts.js"
+import { createTextCheckpoints } from "./text-checkpoint.js"
 
 export type Stream = TextStreamPart<ToolSet>
 
@@ -33,9 +34,12 @@ export function createTurn(input: CreateInput) {
   const message: Assistant = copyPlain(input.assistantMessage)
   const { sessionID, id: messageID } = message
   const queue = createSerialQueue()
-  const checkpointMs = input.checkpointMs ?? DEFAULT_CHECKPOINT_MS
-  const checkpointed = new Map<string, number>()
   let messageWritten = false
+  const checkpoints = createTextCheckpoints({
+    intervalMs: input.checkpointMs ?? DEFAULT_CHECKPOINT_MS,
+    // A timer's write that fails is noted as the turn's writeFailure; the next part throws it.
+    write: (part) => turn.writePart(part, true).catch(() => undefined),
+  })
   const turn = {
     runtime: runtime as ProcessorRuntime,
     model: input.model as { info: ModelInfo },
@@ -47,6 +51,8 @@ export function createTurn(input: CreateInput) {
     sessionID,
     messageID,
     texts: new Map<string, TextPart | ReasoningPart>(),
+    /** When a growing text or reasoning part is written (see createTextCheckpoints). */
+    checkpoints,
     tools: new Map<string, ToolPart>(),
     /** Progress a tool reported before the stream showed its call. */
     early: new Map<string, { title?: string; metadata?: Record<string, unknown> }>(),
@@ -138,18 +144,6 @@ export function createTurn(input: CreateInput) {
         ...turn.early.get(part.callID),
       }
       turn.early.delete(part.callID)
-    },
-
-    /**
-     * Deltas are not written (principle 5), so a crash would lose a part's whole streamed text:
-     * at most once per interval the text so far is written, which bounds the loss to the last
-     * interval's worth while the writes grow with time, not with the number of deltas. `now`
-     * is when the delta arrived, which the reader already took.
-     */
-    dueForCheckpoint(part: TextPart | ReasoningPart, now: number): boolean {
-      if (now - (checkpointed.get(part.id) ?? part.time?.start ?? now) < checkpointMs) return false
-      checkpointed.set(part.id, now)
-      return true
     },
   }
   return turn

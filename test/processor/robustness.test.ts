@@ -101,11 +101,14 @@ describe("streamed text", () => {
     const answer = runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "count" }] })
     await vi.advanceTimersByTimeAsync(5_000)
 
-    // Deltas at 0, 0.4, 0.8, 1.2 and 1.6 s: written at the start, at 1.2 s, and at the end.
+    // Deltas at 0, 0.4, 0.8, 1.2 and 1.6 s, the end at 2 s: written at the start, a second
+    // later and a second after that (each time by the timer, since no delta came due), and at
+    // the end, which adds the end time.
     const { id } = (await answer).info
     expect(texts.filter((entry) => entry.messageID === id).map((entry) => entry.text)).toEqual([
       "",
-      "one two three four ",
+      "one two three ",
+      "one two three four five",
       "one two three four five",
     ])
   })
