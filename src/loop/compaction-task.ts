@@ -15,6 +15,7 @@ import {
 } from "../message/filter-compacted.js"
 import type { User, WithParts } from "../message/info.js"
 import type { ModelRef, Part } from "../message/part.js"
+import { UnknownModelError } from "../provider/errors.js"
 import type { Provider } from "../provider/provider.js"
 import { callSettings } from "./call-settings.js"
 import type { LoopDeps } from "./loop-deps.js"
@@ -47,7 +48,8 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
     const previous = latestSummaryID(visible)
     const candidates =
       previous === undefined ? visible : visible.filter((message) => message.info.id > previous)
-    const budget = tailBudget(provider().getModel(input.model).info, config)
+    const summaryModel = input.summaryModel ?? deps.agents.compaction?.model ?? input.model
+    const budget = tailBudget(tailModel(provider(), input.model, summaryModel).info, config)
     const tailStartID = retainedTail(candidates, budget, input.overflow === true)
     const id = await deps.session.newMessageID(input.sessionID)
     const user: User = {
@@ -56,7 +58,7 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
       role: "user",
       time: { created: Date.now() },
       agent: input.agent,
-      model: input.summaryModel ?? deps.agents.compaction?.model ?? input.model,
+      model: summaryModel,
     }
     const part: Part = {
       id: deps.session.newPartID(id),
@@ -211,6 +213,20 @@ export function createCompactionTasks(deps: LoopDeps, model: ModelCall, provider
 }
 
 export type CompactionTasks = ReturnType<typeof createCompactionTasks>
+
+/**
+ * The model the retained tail must fit: the turn's, which goes on after the summary; the
+ * summary's when the provider no longer serves the turn's (a compaction with a model of its
+ * own must not need the history's, and the next turn will choose a model anyway).
+ */
+function tailModel(provider: Provider, turn: ModelRef, summary: ModelRef) {
+  try {
+    return provider.getModel(turn)
+  } catch (error) {
+    if (UnknownModelError.isInstance(error)) return provider.getModel(summary)
+    throw error
+  }
+}
 
 /** What the model saw before the compaction request `task`. */
 function visibleBefore(history: readonly WithParts[], task: WithParts): WithParts[] {
