@@ -20,12 +20,19 @@ export async function readBody<T extends z.ZodType>(
 }
 
 /**
+ * Query keys any route takes that are not its own: the location keys (checked by `checkLocation`)
+ * and OpenCode's `auth_token`, the credentials of browser clients that cannot set headers (read
+ * by `authorize`, e.g. the serve CLI's basic auth).
+ */
+const SHARED_QUERY_KEYS = [...LOCATION_KEYS, "auth_token"]
+
+/**
  * The query string checked against `schema` (repeated keys keep their last value), without the
- * location keys every route takes (checked by `checkLocation`).
+ * keys every route takes.
  */
 export function readQuery<T extends z.ZodType>(c: Context, what: string, schema: T): z.output<T> {
   const query = Object.fromEntries(
-    Object.entries(c.req.query()).filter(([key]) => !LOCATION_KEYS.includes(key)),
+    Object.entries(c.req.query()).filter(([key]) => !SHARED_QUERY_KEYS.includes(key)),
   )
   return parseInput(what, schema, query)
 }

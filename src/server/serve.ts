@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net"
 export type ServeOptions = {
   /** Default 4096; 0 picks a free port (read it from the result). */
   port?: number
-  /** Default "127.0.0.1": reachable from this machine only. */
+  /** Default "127.0.0.1": reachable from this machine only. An IPv6 address may be bracketed, as in a URL: "[::1]". */
   hostname?: string
 }
 
@@ -25,7 +25,8 @@ type FetchApp = { fetch: (request: Request) => Response | Promise<Response> }
 export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<RunningServer> {
   // Loaded here, so that createServer alone (on Bun, Deno, a worker) does not need the Node adapter.
   const { serve: serveNode } = await import("@hono/node-server")
-  const hostname = options.hostname ?? "127.0.0.1"
+  // Node listens on a bare IPv6 address; "[::1]" (as written in URLs) would be looked up as a name.
+  const hostname = (options.hostname ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1")
   return new Promise((resolve, reject) => {
     const server = serveNode(
       { fetch: (request) => app.fetch(request), port: options.port ?? 4096, hostname },

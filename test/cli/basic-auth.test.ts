@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { basicAuth } from "../../src/cli/basic-auth.js"
+import { createServer } from "../../src/server/index.js"
+import { createTestRuntime } from "../../src/testing/index.js"
 
 const authorize = basicAuth({ username: "opencode", password: "s3cret" })
 const token = (credentials: string) => Buffer.from(credentials).toString("base64")
@@ -24,5 +26,31 @@ describe("basicAuth", () => {
   it("takes the credentials from ?auth_token= as OpenCode's web client sends them", () => {
     expect(authorize(request({}, `?auth_token=${encodeURIComponent(token("opencode:s3cret"))}`))).toBe(true)
     expect(authorize(request({}, `?auth_token=${encodeURIComponent(token("opencode:nope"))}`))).toBe(false)
+  })
+})
+
+describe("basicAuth's ?auth_token= through createServer", () => {
+  it("is taken by the routes that check their query (never 400 Unrecognized key), the event stream too", async () => {
+    const { runtime } = createTestRuntime()
+    const app = createServer(runtime, { authorize })
+    const { id } = await runtime.session.create({})
+    const auth = `auth_token=${encodeURIComponent(token("opencode:s3cret"))}`
+    const failures: string[] = []
+    const paths = [
+      "/session",
+      "/session?roots=true",
+      `/session/${id}/message`,
+      `/session/${id}/message?limit=5`,
+    ]
+    for (const path of [...paths, `/session/${id}/diff`, `/session/${id}`, "/agent"]) {
+      const response = await app.request(`${path}${path.includes("?") ? "&" : "?"}${auth}`)
+      if (response.status !== 200) failures.push(`GET ${path}: ${response.status} ${await response.text()}`)
+    }
+    const event = await app.request(`/event?sessionID=${id}&${auth}`)
+    if (event.status !== 200) failures.push(`GET /event: ${event.status} ${await event.text()}`)
+    await event.body?.cancel()
+    expect(failures).toEqual([])
+    expect((await app.request(`/session?${auth.replace(/=.*/, "=bm9wZQ==")}`)).status).toBe(401)
+    await runtime.close()
   })
 })

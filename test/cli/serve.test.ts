@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { sandboxUnavailable } from "../tools/sandbox-available.js"
+import { ownedForSandbox, sandboxUnavailable } from "../tools/sandbox-available.js"
 import { CliProcess, fixture, runningClis } from "./cli-process.js"
 
 const basic = (user: string, password: string) => ({
@@ -78,6 +78,15 @@ describe("agentloop-sdk serve <module>", () => {
     expect((await cli.exited()).code).toBe(0)
   }, 30_000)
 
+  it("serves on a bracketed IPv6 loopback (--hostname '[::1]') and prints its URL with the brackets", async () => {
+    const cli = new CliProcess(["serve", fixture("agent.ts"), "--port", "0", "--hostname", "[::1]"])
+    const url = await cli.url()
+    expect(url).toMatch(/^http:\/\/\[::1\]:\d+$/)
+    expect((await fetch(`${url}/session`)).status).toBe(200)
+    cli.signal("SIGINT")
+    expect((await cli.exited()).code).toBe(0)
+  }, 30_000)
+
   it("refuses a host other than this machine without a password", async () => {
     const cli = new CliProcess(["serve", fixture("agent.ts"), "--port", "0", "--hostname", "0.0.0.0"])
     const exit = await cli.exited()
@@ -102,7 +111,8 @@ describe("agentloop-sdk serve <module>", () => {
 
 describe("agentloop-sdk serve, without a module", () => {
   it("serves the coding preset in the current directory with the model the environment names, bash in the sandbox", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "agentloop-cli-"))
+    // Run as root, the directory is an ordinary user's: commands run as its owner.
+    const directory = ownedForSandbox(mkdtempSync(join(tmpdir(), "agentloop-cli-")))
     directories.push(directory)
     const cli = new CliProcess(["serve", "--port", "0"], {
       cwd: directory,
