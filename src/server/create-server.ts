@@ -13,7 +13,8 @@ import { emptyRoutes } from "./empty-routes.js"
 import { errorResponse } from "./error-status.js"
 import { PayloadTooLargeError, UnauthorizedError } from "./errors.js"
 import { eventRoutes } from "./event-route.js"
-import { historyRoutes } from "./history-routes.js"
+import { historyRoutes, PAGE_HEADERS } from "./history-routes.js"
+import { guardHosts } from "./host-guard.js"
 import { inputs } from "./inputs.js"
 import { checkLocation } from "./location.js"
 import { DEFAULT_BODY_LIMIT, DEFAULT_HEARTBEAT_MS, type ServerOptions } from "./options.js"
@@ -31,8 +32,10 @@ import { v2Routes } from "./v2-routes.js"
 export function createServer(runtime: Runtime, options: ServerOptions = {}): Hono {
   const app = new Hono()
   // CORS first: a browser's preflight carries no credentials, and a 401 needs CORS headers to be readable.
-  if (options.cors) app.use(cors({ origin: options.cors.origin }))
-  app.use(authorize(options.authorize, options.challenge))
+  // A page reads only the headers named here: the message pages' cursor and link among them.
+  if (options.cors) app.use(cors({ origin: options.cors.origin, exposeHeaders: PAGE_HEADERS }))
+  if (options.authorize) app.use(authorize(options.authorize, options.challenge))
+  else app.use(guardHosts({ allowedHosts: options.allowedHosts, corsOrigins: corsOrigins(options.cors) }))
   app.use(limitBody(options.bodyLimit ?? DEFAULT_BODY_LIMIT))
   app.use(checkLocation(runtime.directory))
 
@@ -74,9 +77,17 @@ export function createServer(runtime: Runtime, options: ServerOptions = {}): Hon
   return app
 }
 
-function authorize(check: ServerOptions["authorize"], challenge: string | undefined): MiddlewareHandler {
+function corsOrigins(cors: ServerOptions["cors"]): readonly string[] {
+  if (!cors) return []
+  return typeof cors.origin === "string" ? [cors.origin] : cors.origin
+}
+
+function authorize(
+  check: NonNullable<ServerOptions["authorize"]>,
+  challenge: string | undefined,
+): MiddlewareHandler {
   return async (c, next) => {
-    if (check && !(await check(c.req.raw))) {
+    if (!(await check(c.req.raw))) {
       if (challenge !== undefined) c.header("WWW-Authenticate", challenge)
       return errorResponse(c, new UnauthorizedError({ message: "The request is not authorized" }))
     }

@@ -2,6 +2,7 @@ import type { Hono } from "hono"
 import { z } from "zod"
 import type { Runtime } from "../runtime.js"
 import { documented } from "./route-doc.js"
+import { vcsRoutes } from "./vcs-routes.js"
 import { PROJECT_ID } from "./wire/session.js"
 
 const List = z.array(z.unknown())
@@ -9,7 +10,7 @@ const Keyed = z.record(z.string(), z.unknown())
 
 /**
  * Routes OpenCode's terminal UI reads at start whose subject this library does not have: LSP
- * servers, formatters, MCP status, version control, provider log-in, workspaces. Each answers
+ * servers, formatters, MCP status, skills, provider log-in, workspaces. Each answers
  * OpenCode's empty value in its documented shape, so the client shows nothing there and goes on.
  */
 const empty: { path: string; operationId: string; summary: string; schema: z.ZodType; value: unknown }[] = [
@@ -27,7 +28,20 @@ const empty: { path: string; operationId: string; summary: string; schema: z.Zod
     schema: List,
     value: [],
   },
-  { path: "/vcs", operationId: "vcs.get", summary: "Version control: not tracked", schema: Keyed, value: {} },
+  {
+    path: "/skill",
+    operationId: "app.skills",
+    summary: "Skills: none (this library has no skills yet)",
+    schema: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string().optional(),
+        location: z.string(),
+        content: z.string(),
+      }),
+    ),
+    value: [],
+  },
   { path: "/lsp", operationId: "lsp.status", summary: "LSP servers: none", schema: List, value: [] },
   {
     path: "/formatter",
@@ -83,6 +97,7 @@ const empty: { path: string; operationId: string; summary: string; schema: z.Zod
 export function emptyRoutes(app: Hono, runtime: Runtime): void {
   for (const { path, operationId, summary, schema, value } of empty)
     app.get(path, documented({ operationId, summary, response: schema }), (c) => c.json(value))
+  vcsRoutes(app)
   // The newer API's reads name where they answer from, then the (empty) data.
   const location = { directory: runtime.directory, project: { id: PROJECT_ID, directory: runtime.directory } }
   const Location = z.object({

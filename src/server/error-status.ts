@@ -10,7 +10,7 @@ import { UnknownModelError } from "../provider/errors.js"
 import { BusyError } from "../session/errors.js"
 import { ShellUnavailableError } from "../shell/errors.js"
 import { NotASubagentError } from "../task/errors.js"
-import { PayloadTooLargeError, UnauthorizedError } from "./errors.js"
+import { ForbiddenHostError, PayloadTooLargeError, UnauthorizedError } from "./errors.js"
 
 /**
  * The HTTP status of each named error a route can end with. The caller's mistakes are 4xx;
@@ -24,6 +24,7 @@ export const errorStatus: Readonly<Record<string, ContentfulStatusCode>> = Objec
   [UnknownModelError.errorName]: 400,
   [ShellUnavailableError.errorName]: 400,
   [UnauthorizedError.errorName]: 401,
+  [ForbiddenHostError.errorName]: 403,
   [NotFoundError.errorName]: 404,
   [BusyError.errorName]: 409,
   [PayloadTooLargeError.errorName]: 413,

@@ -36,7 +36,9 @@ export function eventRoutes(app: Hono, deps: StreamDeps): void {
     (c) => {
       const { sessionID } = readQuery(c, "event query", inputs.events)
       const signal = c.req.raw.signal
-      return streamSSE(c, (stream) => pipeEvents(stream, deps, { sessionID, signal, wrap: (event) => event }))
+      return streamHeaders(
+        streamSSE(c, (stream) => pipeEvents(stream, deps, { sessionID, signal, wrap: (event) => event })),
+      )
     },
   )
   const location = { directory: deps.runtime.directory, project: PROJECT_ID }
@@ -53,9 +55,23 @@ export function eventRoutes(app: Hono, deps: StreamDeps): void {
     (c) => {
       const signal = c.req.raw.signal
       const wrap = (payload: WireEvent) => ({ ...location, payload })
-      return streamSSE(c, (stream) => pipeEvents(stream, deps, { sessionID: undefined, signal, wrap }))
+      return streamHeaders(
+        streamSSE(c, (stream) => pipeEvents(stream, deps, { sessionID: undefined, signal, wrap })),
+      )
     },
   )
+}
+
+/**
+ * OpenCode's headers of an event stream: a proxy (nginx) buffers a response, or compresses it,
+ * unless told not to, and events then arrive late and in bursts. Set after `streamSSE`, which
+ * sets its own Cache-Control.
+ */
+function streamHeaders(response: Response): Response {
+  response.headers.set("Cache-Control", "no-cache, no-transform")
+  response.headers.set("X-Accel-Buffering", "no")
+  response.headers.set("X-Content-Type-Options", "nosniff")
+  return response
 }
 
 async function pipeEvents(

@@ -1,4 +1,4 @@
-import type { Hono } from "hono"
+import type { Context, Hono } from "hono"
 import { z } from "zod"
 import type { Runtime } from "../runtime.js"
 import { SnapshotUnavailableError } from "../snapshot/errors.js"
@@ -9,6 +9,21 @@ import { toWireDiff, WireFileDiff } from "./wire/diff.js"
 import { toWireMessage, WireWithParts } from "./wire/message.js"
 import { toWireSession, WireSession } from "./wire/session.js"
 import { toWireTodo, WireTodo } from "./wire/todo.js"
+
+/** The headers a message page may carry, which a browser page reads only when CORS exposes them. */
+export const PAGE_HEADERS = ["Link", "X-Next-Cursor"]
+
+/**
+ * Names the page before as OpenCode does: its cursor in `X-Next-Cursor`, and the URL that reads
+ * it in `Link` (RFC 8288), so a client that follows links needs to know nothing of the cursor.
+ */
+function pageBefore(c: Context, cursor: string, limit: number): void {
+  const next = new URL(c.req.url)
+  next.searchParams.set("limit", String(limit))
+  next.searchParams.set("before", cursor)
+  c.header("X-Next-Cursor", cursor)
+  c.header("Link", `<${next.href}>; rel="next"`)
+}
 
 /** What a session holds and did: messages, revert and unrevert, diffs, to-dos, usage. */
 export function historyRoutes(app: Hono, runtime: Runtime): void {
@@ -31,7 +46,7 @@ export function historyRoutes(app: Hono, runtime: Runtime): void {
       )
       const older = before === undefined ? all : all.filter((message) => message.info.id < before)
       const page = limit === undefined ? older : older.slice(-limit)
-      if (page.length < older.length && page[0]) c.header("x-next-cursor", page[0].info.id)
+      if (page.length < older.length && page[0] && limit !== undefined) pageBefore(c, page[0].info.id, limit)
       return c.json(page.map(toWireMessage))
     },
   )

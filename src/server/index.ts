@@ -8,7 +8,7 @@
 export { type ChatHandlerOptions, chatHandler } from "./chat.js"
 export { createServer } from "./create-server.js"
 export { errorStatus } from "./error-status.js"
-export { PayloadTooLargeError, UnauthorizedError } from "./errors.js"
+export { ForbiddenHostError, PayloadTooLargeError, UnauthorizedError } from "./errors.js"
 export type { ServerOptions } from "./options.js"
 export { type RunningServer, type ServeOptions, serve } from "./serve.js"
 export type { UIChunk } from "./ui-chunk.js"

@@ -12,6 +12,15 @@ export type ServerOptions = {
    * none.
    */
   challenge?: string
+  /**
+   * Without `authorize`, the host names (without port) answered besides this machine's own
+   * (localhost, 127.0.0.0/8, [::1]), e.g. the name a proxy serves it under; `true` answers any
+   * host. A request whose `Host`, or `Origin` when it has one, names another host is refused with
+   * 403 ForbiddenHostError, so that a web page that rebinds its name to 127.0.0.1 cannot drive
+   * the agent (`cors` origins are answered too). With `authorize`, hosts are not checked. Default:
+   * this machine's names only.
+   */
+  allowedHosts?: readonly string[] | true
   /** Origins allowed to call from a browser page. Default: none (no CORS headers, same origin only). */
   cors?: { origin: string | string[] }
   /** The largest request body in bytes; files arrive as data URLs. Default: 10 MB. */

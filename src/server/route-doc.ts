@@ -23,7 +23,8 @@ export const ErrorBody = z
   .meta({ id: "Error" })
 
 const errorResponse = {
-  description: "`{ name, data }`: 400 bad input, 401 unauthorized, 404 unknown ID, 409 busy, 413 too large",
+  description:
+    "`{ name, data }`: 400 bad input, 401 unauthorized, 403 forbidden host, 404 unknown ID, 409 busy, 413 too large",
   content: { "application/json": { schema: resolver(ErrorBody) } },
 }
 

@@ -35,7 +35,8 @@ export function writeTool(options: PathOptions): Info<typeof Parameters> {
       return {
         title: target.display,
         output: `${created ? "Created" : "Overwrote"} ${target.display} (+${diff.additions} -${diff.deletions})`,
-        metadata: { created, filepath: target.real, ...diff },
+        // diagnostics and exists as OpenCode's write reports them: its terminal UI shows the written content only with diagnostics.
+        metadata: { created, exists: !created, diagnostics: {}, filepath: target.real, ...diff },
       }
     },
   })

@@ -109,6 +109,17 @@ describe("catalogue reads through OpenCode's SDK clients", () => {
     await answer("vcs.get", older.vcs.get())
   })
 
+  it("vcs.status, vcs.diff and app.skills answer OpenCode's shapes, never 404 (the TUI's /diff and /skills read them)", async () => {
+    const { v2, url, directory } = await startServer()
+    expect(await answer("vcs.status", v2.vcs.status())).toEqual([])
+    // The terminal UI's /diff opens on the working tree: mode git, 12 lines of context.
+    expect(await answer("vcs.diff", v2.vcs.diff({ mode: "git", context: 12 }))).toEqual([])
+    expect(await answer("vcs.diff", v2.vcs.diff({ mode: "branch" }))).toEqual([])
+    const raw = await fetch(`${url}/vcs/diff/raw?directory=${encodeURIComponent(directory)}`)
+    expect([raw.status, await raw.text()]).toEqual([200, ""])
+    expect(await answer("app.skills", v2.app.skills())).toEqual([])
+  })
+
   it("lsp, formatter and mcp status answer that there are none", async () => {
     const { v2, older } = await startServer()
     expect(await answer("lsp.status", v2.lsp.status())).toEqual([])
