@@ -1,3 +1,4 @@
+import type { DataPath } from "../tool/data-path.js"
 import type { FileDiff as FileDiffType } from "./schema.js"
 
 /**
@@ -27,6 +28,11 @@ export interface Snapshot {
    * winning; a file that did not exist at that hash is deleted.
    */
   revert(patches: readonly Snapshot.Patch[]): Promise<void>
+  /**
+   * Where this snapshot keeps its data on the host (GitSnapshot: its data dir). The runtime
+   * keeps the coding tools and their commands away from them (see `DataPath`); none when absent.
+   */
+  readonly dataPaths?: readonly DataPath[]
 }
 
 export declare namespace Snapshot {

@@ -2,6 +2,7 @@ import type { Coordinator } from "../coordination/port.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
 import type { Info as SessionInfo } from "../session/info.js"
+import type { DataPath } from "../tool/data-path.js"
 
 /**
  * One change in a `Storage.write` batch. Puts upsert by ID and keep the row's children: putting
@@ -81,4 +82,10 @@ export interface Storage {
    * their runtimes apart. A runtime uses it unless given its own `coordinator`.
    */
   readonly coordinator?: Coordinator
+  /**
+   * Where this storage keeps its data on the host (SqliteStorage: the database file and its
+   * `-wal`, `-shm` and `-journal` files). The runtime keeps the coding tools and their commands
+   * away from them (see `DataPath`); none when absent.
+   */
+  readonly dataPaths?: readonly DataPath[]
 }

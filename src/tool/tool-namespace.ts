@@ -1,4 +1,5 @@
 export { toAITools } from "./ai-tools.js"
+export type { DataPath } from "./data-path.js"
 export { InvalidToolArgumentsError, UnstorableResultError } from "./errors.js"
 export { type AITool, type FromAIOptions, fromAI, fromAISet } from "./from-ai.js"
 export { createToolRegistry, type ToolRegistry as Registry } from "./registry.js"

@@ -4,6 +4,7 @@ import { parseInput } from "../error/invalid-input.js"
 import type { FilePart } from "../message/part.js"
 import type { Action } from "../permission/schema.js"
 import { PROTO_KEY, PROTO_KEY_MESSAGE } from "../util/own-names.js"
+import type { DataPath } from "./data-path.js"
 
 /** What a running tool can see and do. */
 export type Context = {
@@ -55,6 +56,12 @@ export type Context = {
    * Absent from contexts a host builds without it.
    */
   willChange?(path: string): void
+  /**
+   * Where the runtime's ports keep their own data (see `DataPath`): the call must neither read
+   * nor change these paths, nor let a command it runs reach them. Set by the runtime for its
+   * tools; absent from contexts a host builds without it.
+   */
+  protectedPaths?: readonly DataPath[]
 }
 
 /** A file a tool returns besides its text output, e.g. an image it read. */

@@ -6,6 +6,7 @@ import {
   type PathOptions,
   type Target,
 } from "./paths.js"
+import { refuseProtected } from "./protected-paths.js"
 
 export type AccessRequest = {
   /** The tool's own permission: "read", "edit", "glob", ... */
@@ -18,15 +19,18 @@ export type AccessRequest = {
 
 /**
  * Asks for everything a call on `target` needs: `external_directory` first when it lies outside
- * the directory, then the tool's own permission. Every built-in file tool goes through here, so
+ * the directory, then the tool's own permission. A protected path (the runtime's own data) is
+ * refused first, with ProtectedPathError. Every built-in file tool goes through here, so
  * none can act without the rules having had their say.
  */
 export async function askAccess(
   context: Context,
   target: Target,
   request: AccessRequest,
-  options: Pick<PathOptions, "caseInsensitive">,
+  options: Pick<PathOptions, "caseInsensitive" | "directory" | "operations">,
 ): Promise<void> {
+  // Before any ask: no answer makes these paths reachable.
+  await refuseProtected(context, target, options)
   const fold = options.caseInsensitive ?? defaultCaseInsensitive()
   if (!target.inside) {
     const patterns = externalPatterns(target, request.kind, fold)

@@ -95,3 +95,22 @@ export class MissingPackageError extends NamedError<
     return new MissingPackageError({ message, packages, install })
   }
 }
+
+const ProtectedPathData = z.object({ message: z.string(), path: z.string() })
+
+/**
+ * The path is where the runtime keeps its own data (`Tool.Context.protectedPaths`: the
+ * snapshot's git dir, the session database), which no tool may read or change: an agent that
+ * could would rewrite its own history or approvals.
+ */
+export class ProtectedPathError extends NamedError<"ProtectedPathError", z.infer<typeof ProtectedPathData>> {
+  static override readonly errorName = "ProtectedPathError"
+  static readonly Schema = z.object({ name: z.literal("ProtectedPathError"), data: ProtectedPathData })
+
+  static of(path: string): ProtectedPathError {
+    return new ProtectedPathError({
+      message: `Refused: ${path} holds the runtime's own data (its sessions or snapshots); no tool may read or change it.`,
+      path,
+    })
+  }
+}

@@ -5,6 +5,7 @@ import { isBinary } from "./file-kind.js"
 import type { FileStat } from "./operations.js"
 import type { PathLock } from "./path-lock.js"
 import { defaultCaseInsensitive, type PathOptions, type Target } from "./paths.js"
+import { refuseProtected } from "./protected-paths.js"
 import { decodeUtf8, formatText, parseText, type TextFile } from "./text-file.js"
 
 export type Change = {
@@ -45,6 +46,8 @@ export async function changeFile<T extends Change>(
 ): Promise<{ change: T; diff: FileDiff; current: CurrentFile }> {
   return options.lock.run(lockKey(target, options), async () => {
     context.abort.throwIfAborted()
+    // Before the file is read for the diff: the runtime's own data is neither shown nor changed.
+    await refuseProtected(context, target, options)
     const seen = await readCurrent(context, target, options)
     const proposed = await plan(seen)
     const asked = diffFiles(target.display, proposed.before, proposed.after)

@@ -4,6 +4,7 @@ import { define, type Info } from "../tool/tool.js"
 import { ignoreGlobs } from "./ignore.js"
 import { newestFirst } from "./mtime.js"
 import type { PathOptions } from "./paths.js"
+import { isProtected, protectedPaths } from "./protected-paths.js"
 import { checkGlob, searchScope, showFound } from "./search-scope.js"
 
 export const GLOB_LIMIT = 100
@@ -28,12 +29,15 @@ export function globTool(options: PathOptions): Info<typeof Parameters> {
     async execute(args, context) {
       checkGlob(args.pattern, "pattern")
       const scope = await searchScope("glob", args.path, context, options)
-      const found = await options.operations.glob(args.pattern, {
-        cwd: scope.target.real,
-        ignore: ignoreGlobs(args.pattern),
-        limit: SCAN_LIMIT,
-        signal: context.abort,
-      })
+      const hidden = await protectedPaths(context, options)
+      const found = (
+        await options.operations.glob(args.pattern, {
+          cwd: scope.target.real,
+          ignore: ignoreGlobs(args.pattern),
+          limit: SCAN_LIMIT,
+          signal: context.abort,
+        })
+      ).filter((file) => !isProtected(path.join(scope.target.real, file), hidden))
       const files = found.map((file) => ({ file, absolute: path.join(scope.target.real, file) }))
       const sorted = await newestFirst(options.operations, files)
       const shown = sorted.slice(0, GLOB_LIMIT).map((item) => showFound(scope, item.file))

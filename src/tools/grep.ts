@@ -6,6 +6,7 @@ import { type GrepFindings, type GrepMatch, toRegExp } from "./grep-match.js"
 import { askToRead, checkRead } from "./grep-read-rules.js"
 import { newestFirst } from "./mtime.js"
 import type { PathOptions } from "./paths.js"
+import { isProtected, protectedPaths } from "./protected-paths.js"
 import { MAX_LINE_LENGTH } from "./read-text.js"
 import { ripgrepProbe, searchWithRipgrep } from "./ripgrep.js"
 import { checkGlob, type Scope, searchScope, showFound } from "./search-scope.js"
@@ -63,7 +64,9 @@ export function grepTool(options: GrepOptions): Info<typeof Parameters> {
       const findings = ripgrep
         ? await searchWithRipgrep(options.operations, search)
         : await searchWithoutRipgrep(options.operations, search)
-      const shown = await underReadRules(context, options, search.cwd, findings)
+      const hidden = await protectedPaths(context, options)
+      const visible = withoutProtected(findings, search.cwd, hidden)
+      const shown = await underReadRules(context, options, search.cwd, visible)
       return {
         title: args.pattern,
         output: format(scope, shown),
@@ -76,6 +79,13 @@ export function grepTool(options: GrepOptions): Info<typeof Parameters> {
       }
     },
   })
+}
+
+/** The findings without the matches in protected paths (the runtime's own data), as if never found. */
+function withoutProtected(findings: GrepFindings, cwd: string, hidden: readonly string[]): GrepFindings {
+  if (hidden.length === 0) return findings
+  const matches = findings.matches.filter((match) => !isProtected(path.join(cwd, match.file), hidden))
+  return { ...findings, matches, total: findings.total - (findings.matches.length - matches.length) }
 }
 
 type FileMatches = { file: string; absolute: string; matches: GrepMatch[] }

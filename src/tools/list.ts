@@ -5,6 +5,7 @@ import { define, type Info } from "../tool/tool.js"
 import { IGNORED_DIRECTORIES } from "./ignore.js"
 import type { DirectoryEntry, Operations } from "./operations.js"
 import type { PathOptions } from "./paths.js"
+import { isProtected, protectedPaths } from "./protected-paths.js"
 import { searchScope } from "./search-scope.js"
 
 export const LIST_LIMIT = 100
@@ -31,7 +32,9 @@ export function listTool(options: PathOptions): Info<typeof Parameters> {
     parameters: Parameters,
     async execute(args, context) {
       const scope = await searchScope("list", args.path, context, options)
+      const hidden = await protectedPaths(context, options)
       const skip = (node: Node) =>
+        isProtected(path.join(scope.target.real, node.path), hidden) ||
         (node.directory && (IGNORED_DIRECTORIES as readonly string[]).includes(node.name)) ||
         (args.ignore ?? []).some((pattern) => ignored(node, pattern))
       const { nodes, truncated } = await walk(options.operations, scope.target.real, skip, context.abort)

@@ -1,3 +1,5 @@
+import type { DataPath } from "../tool/data-path.js"
+
 /**
  * Where the coding tools act: files and processes. The tools resolve paths, check permissions
  * and format output themselves, and do the work through this port, so a host can point them at
@@ -48,6 +50,12 @@ export type ExecOptions = {
   env?: Record<string, string>
   /** Gets stdout and stderr, interleaved, as they arrive. */
   onData(chunk: string): void
+  /**
+   * Host paths the command must not reach: where the runtime's ports keep their data
+   * (`Tool.Context.protectedPaths`). `sandboxOperations` hides them from the command and keeps
+   * missing ones from being made; `localExec` confines nothing and ignores them.
+   */
+  protectedPaths?: readonly DataPath[]
 }
 /**
  * How a command run by `Operations.exec` ended: its exit code (null when a signal ended it), and

@@ -1,5 +1,6 @@
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../session/info.js"
+import type { DataPath } from "../../tool/data-path.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import {
   createWaits,
@@ -16,6 +17,7 @@ import { applyWrite, requireSession } from "./apply-write.js"
 import { Connection, closedError } from "./connection.js"
 import { SqliteCoordinator } from "./coordinator.js"
 import { coordinatorPolicy, type SqliteCoordinatorOptions } from "./coordinator-options.js"
+import { databaseFiles } from "./data-paths.js"
 import { openDatabase, type SqliteDatabase } from "./driver.js"
 import { sqliteFault } from "./faults.js"
 import { prefixEnd } from "./prefix-end.js"
@@ -76,6 +78,11 @@ export class SqliteStorage implements Storage {
    * with `coordinator: false`, and for ":memory:" unless asked for.
    */
   readonly coordinator: SqliteCoordinator | undefined
+  /**
+   * The database file and its `-wal`, `-shm` and `-journal` files, which the runtime keeps the
+   * coding tools and their commands away from; none for ":memory:".
+   */
+  readonly dataPaths: readonly DataPath[]
   readonly #connection: Connection
   readonly #stamp = ROW_STAMP
   readonly #waits = createWaits()
@@ -114,6 +121,7 @@ export class SqliteStorage implements Storage {
     const opened = typeof pathOrDatabase === "string"
     const db = opened ? openDatabase(pathOrDatabase) : pathOrDatabase
     this.#connection = new Connection(db)
+    this.dataPaths = databaseFiles(db)
     this.coordinator =
       shared &&
       new SqliteCoordinator({
