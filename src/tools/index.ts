@@ -37,6 +37,7 @@ export {
   type SandboxOptions,
   SandboxPathError,
   SandboxUnavailableError,
+  type SandboxUser,
   sandboxOperations,
 } from "./sandbox/index.js"
 export { writeTool } from "./write.js"

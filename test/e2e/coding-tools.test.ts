@@ -6,7 +6,7 @@ import type { MessageV2, Permission, Tool } from "../../src/index.js"
 import { GitSnapshot } from "../../src/snapshot/git/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 import { codingTools } from "../../src/tools/index.js"
-import { skipWithoutSandbox } from "../tools/sandbox-available.js"
+import { ownedForSandbox, skipWithoutSandbox } from "../tools/sandbox-available.js"
 
 const cleanup: string[] = []
 afterEach(async () => {
@@ -18,7 +18,7 @@ const ports: { on: string; makeTools: (directory: string) => Tool.Info[]; skip: 
   { on: "localOperations", makeTools: (directory) => codingTools({ directory }), skip: false },
   {
     on: "sandboxOperations",
-    makeTools: (directory) => codingTools({ directory, sandbox: true }),
+    makeTools: (directory) => codingTools({ directory: ownedForSandbox(directory), sandbox: true }),
     skip: skipWithoutSandbox("the coding e2e on the sandbox"),
   },
 ]

@@ -9,13 +9,15 @@ import { InvalidInputError } from "../../src/error/invalid-input.js"
 import type { Tool } from "../../src/index.js"
 import { codingPreset, codingTools, localOperations, SandboxPathError } from "../../src/tools/index.js"
 import { permissionHarness, rules, tempProject } from "./helpers.js"
-import { skipWithoutSandbox } from "./sandbox-available.js"
+import { ownedForSandbox, skipWithoutSandbox } from "./sandbox-available.js"
 
 const skipped = skipWithoutSandbox("the coding tools on the sandbox")
 
 let project: Awaited<ReturnType<typeof tempProject>>
 beforeEach(async () => {
   project = await tempProject()
+  ownedForSandbox(project.root)
+  ownedForSandbox(project.directory)
 })
 afterEach(() => project.cleanup())
 

@@ -29,7 +29,9 @@ export type BashToolOptions = {
   timeoutMs?: number
   /**
    * Where the full output of a truncated command is saved, through `operations`; default a new
-   * folder `agentloop-bash-<random>` in the OS temp directory.
+   * folder `agentloop-bash-<random>` in the OS temp directory, or, when `operations` is a sandbox,
+   * `.agentloop/bash-output` in the directory (its own `.gitignore` hides it from git), where the
+   * model reads it back through the sandbox.
    */
   outputDir?: string
   /** What `~` and `$HOME` stand for in path arguments; default the current user's home. */
@@ -66,9 +68,9 @@ export type BashParameters = z.infer<typeof BashParameters>
 export function bashTool(options: BashToolOptions): Info<typeof BashParameters> {
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const parser = createShellParser()
-  const outputDir = options.outputDir ?? join(tmpdir(), `agentloop-bash-${randomBytes(6).toString("hex")}`)
-  const home = options.home ?? homedir()
   const sandbox = sandboxOf(options.operations)
+  const outputDir = options.outputDir ?? defaultOutputDir(sandbox)
+  const home = options.home ?? homedir()
   const sandboxAllowed = sandbox !== undefined && options.inSandbox === "allow"
 
   return define("bash", {
@@ -86,6 +88,18 @@ export function bashTool(options: BashToolOptions): Info<typeof BashParameters> 
     },
   })
 }
+
+/**
+ * A sandbox's commands and file tools reach neither the host's temp directory nor their own
+ * (gone with each command): the output goes in the directory, in a folder git leaves out.
+ */
+function defaultOutputDir(sandbox: SandboxFacts | undefined): string {
+  if (sandbox) return join(sandbox.directory, SANDBOX_OUTPUT_DIR)
+  return join(tmpdir(), `agentloop-bash-${randomBytes(6).toString("hex")}`)
+}
+
+/** Where, in a sandbox's directory, truncated output goes by default. */
+const SANDBOX_OUTPUT_DIR = join(".agentloop", "bash-output")
 
 async function run(
   operations: Operations,
@@ -113,6 +127,8 @@ async function run(
       `${context.callID.replace(/[^\w-]/g, "_")}-${randomBytes(4).toString("hex")}.txt`,
     )
     await operations.writeFile(path, text)
+    if (at.sandbox && !(await operations.stat(join(at.outputDir, ".gitignore"))))
+      await operations.writeFile(join(at.outputDir, ".gitignore"), "*\n")
     return path
   })
 }

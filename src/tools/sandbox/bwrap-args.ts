@@ -39,6 +39,14 @@ export type BwrapInput = {
 }
 
 /**
+ * What of /proc writes reach the host's kernel, made read-only over the sandbox's own /proc: the
+ * sysctls (`kernel.core_pattern` runs a program as root on the host), the magic SysRq key, IRQ
+ * affinity, buses, file systems. bwrap covers some of them itself, only when it finds them
+ * writable, and never /proc/sys, whose folder no one may write even where its files are.
+ */
+export const PROC_READ_ONLY = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"]
+
+/**
  * bwrap's arguments for one command: every namespace of its own (the network unless it is on),
  * no capabilities, the system read-only, a private /tmp and home, the host's paths as listed,
  * then the command under `ulimit`. The environment is not in them: it goes to bwrap as its own
@@ -64,7 +72,9 @@ export function bwrapArgs(input: BwrapInput): string[] {
         : ["--tmpfs", entry.path, "--remount-ro", entry.path],
     ),
     ...(input.network && layout.resolvConf ? ["--ro-bind", layout.resolvConf, layout.resolvConf] : []),
-    ...["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", SANDBOX_HOME],
+    ...["--proc", "/proc"],
+    ...PROC_READ_ONLY.flatMap((file) => ["--ro-bind-try", file, file]),
+    ...["--dev", "/dev", "--tmpfs", "/tmp", "--dir", SANDBOX_HOME],
     // Outer paths first, so that a path inside another is mounted over it, not covered by it.
     ...[...input.mounts]
       .sort((a, b) => depth(a.path) - depth(b.path))
@@ -81,8 +91,10 @@ export function bwrapArgs(input: BwrapInput): string[] {
 }
 
 /**
- * Sets the limits, then runs the command (`$1`) in a fresh shell, as `localExec` does. A limit
- * the host already holds lower cannot be raised, and stays: its error is not worth showing.
+ * Closes every descriptor above 2 (one the host process held without close-on-exec would reach
+ * the command: a database, a socket), sets the limits, then runs the command (`$1`) in a fresh
+ * shell, as `localExec` does. A limit the host already holds lower cannot be raised, and stays:
+ * its error is not worth showing.
  */
 function limitScript(shell: HostLayout["shell"], limits: Limits): string {
   // bash counts file sizes in KiB, sh (dash) in 512-byte blocks, and names the process limit -p.
@@ -98,7 +110,19 @@ function limitScript(shell: HostLayout["shell"], limits: Limits): string {
     .map(([flag, value]) => `ulimit ${flag} ${value} 2>/dev/null`)
   // Named plain "bash" in its messages ("bash: line 1: …"), as under localExec.
   const run = bash ? `exec -a bash ${shell.path} -c "$1"` : `exec ${shell.path} -c "$1"`
-  return [...lines, run].join("; ")
+  return [closeDescriptors(shell), ...lines, run].join("; ")
+}
+
+/**
+ * The shell's loop over its open descriptors. bash closes any number (`{fd}>&-`); sh (dash)
+ * names only 0 to 9 in a redirection, so there the higher ones stay (docs/sandbox.md). The
+ * folder's own descriptor, closed by the time the loop runs, fails quietly.
+ */
+function closeDescriptors(shell: HostLayout["shell"]): string {
+  const close =
+    shell.kind === "bash" ? "{ exec {fd}>&-; } 2>/dev/null" : '{ eval "exec $fd>&-"; } 2>/dev/null'
+  const wanted = shell.kind === "bash" ? '[ "$fd" -gt 2 ]' : "case $fd in [3-9]) true;; *) false;; esac"
+  return `for fd in /proc/self/fd/*; do fd=\${fd##*/}; if ${wanted}; then ${close}; fi; done`
 }
 
 function depth(file: string): number {

@@ -5,9 +5,11 @@ const SandboxUnavailableData = z.object({
   message: z.string(),
   /**
    * What stops it: no bwrap binary ("missing"), user namespaces off or restricted
-   * ("namespaces"), a platform other than Linux ("platform"), or bwrap failing otherwise ("failed").
+   * ("namespaces"), a platform other than Linux ("platform"), an agent running as root with no
+   * ordinary user for commands to run as, or one that cannot write the sandbox's paths ("root"),
+   * or bwrap failing otherwise ("failed").
    */
-  reason: z.enum(["missing", "namespaces", "platform", "failed"]),
+  reason: z.enum(["missing", "namespaces", "platform", "root", "failed"]),
   /** What to do about it. */
   fix: z.string(),
 })

@@ -6,6 +6,7 @@ import { resolveLinks } from "../local-operations.js"
 import type { ExecOptions, ExecResult } from "../operations.js"
 import { type BwrapInput, bwrapArgs } from "./bwrap-args.js"
 import { SandboxPathError } from "./errors.js"
+import type { SandboxUser } from "./options.js"
 import { bwrapMissing } from "./probe.js"
 import { within } from "./roots.js"
 
@@ -17,6 +18,8 @@ export type SandboxSetup = Omit<BwrapInput, "cwd" | "command" | "infoFd"> & {
   bwrap: string
   /** Real paths commands may run in. */
   writable: readonly string[]
+  /** Whom bwrap starts as (the agent being root), or undefined for the agent's own user. */
+  user?: SandboxUser | undefined
   /** The command's environment, given the call's own variables. */
   env(exec: Record<string, string> | undefined): Record<string, string>
 }
@@ -40,6 +43,8 @@ export async function sandboxExec(
     env: setup.env(options.env),
     detached: true,
     stdio: ["ignore", "pipe", "pipe", "pipe"],
+    // bwrap then makes an unprivileged user namespace: nothing in it is the host's root.
+    ...(setup.user ? { uid: setup.user.uid, gid: setup.user.gid } : {}),
   })
   return collectProcess(child, options, sandboxTree(child)).catch((error: unknown) => {
     // Installed when the sandbox was made, gone since.

@@ -1,3 +1,3 @@
 export { SandboxPathError, SandboxUnavailableError } from "./errors.js"
-export type { SandboxLimits, SandboxOptions } from "./options.js"
+export type { SandboxLimits, SandboxOptions, SandboxUser } from "./options.js"
 export { type SandboxOperations, sandboxOperations } from "./sandbox-operations.js"

@@ -32,7 +32,19 @@ export type SandboxOptions = {
   limits?: SandboxLimits
   /** The bubblewrap binary; default `bwrap` on PATH. */
   bwrap?: string
+  /**
+   * Whom commands run as when the agent runs as root: an ordinary user (not uid 0) that can
+   * write the directory and the `writable` paths. Default the directory's owner, unless that is
+   * root: then `sandboxOperations` throws SandboxUnavailableError (reason "root"). bwrap starts
+   * as this user, so that no command runs as the host's root (the kernel's exemptions of root:
+   * sysctls, the process limit, setuid-root files). Files the file tools make belong to it too.
+   * Ignored when the agent is not root: commands run as the agent's user, as bwrap can only.
+   */
+  user?: SandboxUser
 }
+
+/** A user commands run as: its uid and gid on the host, neither 0. */
+export type SandboxUser = { uid: number; gid: number }
 
 /**
  * Limits on each command, set with `ulimit` before it starts. A limit the host already holds
@@ -40,8 +52,8 @@ export type SandboxOptions = {
  */
 export type SandboxLimits = {
   /**
-   * How many processes the command's user may have, default 512. The kernel does not apply it
-   * when the host runs as root.
+   * How many processes the command's user may have in its sandbox, default 512. It holds for an
+   * agent running as root too, whose commands run as an ordinary user (`SandboxOptions.user`).
    */
   processes?: number
   /** The address space of each process in bytes, default 4 GiB. */
@@ -84,6 +96,12 @@ const Options = z
       })
       .optional(),
     bwrap: z.string().min(1).optional(),
+    user: z
+      .strictObject({
+        uid: z.number().int().positive("must not be root (0)"),
+        gid: z.number().int().positive("must not be root's group (0)"),
+      })
+      .optional(),
   })
   .superRefine((options, context) => {
     const directory = path.resolve(options.directory)
@@ -111,6 +129,7 @@ export type ResolvedOptions = {
   passEnv: readonly string[]
   limits: Limits
   bwrap: string
+  user: SandboxUser | undefined
 }
 
 /** Checks the options (InvalidInputError naming the field) and fills in the defaults. */
@@ -126,5 +145,6 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     passEnv: parsed.passEnv ?? DEFAULT_PASS_ENV,
     limits: { ...DEFAULT_LIMITS, ...parsed.limits },
     bwrap: parsed.bwrap ?? "bwrap",
+    user: parsed.user,
   }
 }

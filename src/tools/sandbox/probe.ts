@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process"
 import { accessSync, constants, statSync } from "node:fs"
 import * as path from "node:path"
 import { SandboxUnavailableError } from "./errors.js"
+import type { SandboxUser } from "./options.js"
+import { ROOT_FIX, UNWRITABLE } from "./run-as.js"
 
 const PROBE_TIMEOUT_MS = 10_000
 
@@ -67,13 +69,48 @@ export function bwrapVersion(bwrap: string): string {
   return /bubblewrap\s+(\S+)/.exec(output)?.[1] ?? "unknown"
 }
 
-/** Runs `args` (a sandbox running `true`) once; fails with what keeps the sandbox from starting. */
-export function trySandbox(bwrap: string, args: string[], env: Record<string, string>): void {
-  runProbe(bwrap, args, env)
+/**
+ * Runs `args` (a sandbox running `true`, or `unwritableCheck` when commands run as `user`) once,
+ * as `user` when given; fails with what keeps the sandbox from starting, and with reason "root"
+ * when the user cannot reach or write the sandbox's paths.
+ */
+export function trySandbox(
+  bwrap: string,
+  args: string[],
+  env: Record<string, string>,
+  user?: SandboxUser,
+): void {
+  const as = user ? `commands run as uid ${user.uid} (gid ${user.gid}), ` : ""
+  let output: string
+  try {
+    output = runProbe(bwrap, args, env, user)
+  } catch (error) {
+    // bwrap, started as the user, could not enter or mount a path of the sandbox.
+    const failed = SandboxUnavailableError.isInstance(error) && error.data.reason === "failed"
+    if (user && failed && /Permission denied/.test(error.data.message))
+      throw SandboxUnavailableError.of(
+        "root",
+        `${as}which cannot reach a path: ${error.data.message}`,
+        ROOT_FIX,
+      )
+    throw error
+  }
+  const unwritable = output
+    .split("\n")
+    .filter((line) => line.startsWith(UNWRITABLE))
+    .map((line) => line.slice(UNWRITABLE.length))
+  if (unwritable.length > 0)
+    throw SandboxUnavailableError.of("root", `${as}which cannot write ${unwritable.join(", ")}.`, ROOT_FIX)
 }
 
-function runProbe(bwrap: string, args: string[], env: Record<string, string>): string {
-  const result = spawnSync(bwrap, args, { env, encoding: "utf8", timeout: PROBE_TIMEOUT_MS, stdio: "pipe" })
+function runProbe(bwrap: string, args: string[], env: Record<string, string>, user?: SandboxUser): string {
+  const result = spawnSync(bwrap, args, {
+    env,
+    encoding: "utf8",
+    timeout: PROBE_TIMEOUT_MS,
+    stdio: "pipe",
+    ...(user ? { uid: user.uid, gid: user.gid } : {}),
+  })
   if (result.error) {
     const code = (result.error as NodeJS.ErrnoException).code
     if (code === "ENOENT") throw bwrapMissing(bwrap)

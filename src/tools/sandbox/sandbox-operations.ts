@@ -6,7 +6,9 @@ import { sandboxEnv } from "./env.js"
 import { type SandboxSetup, sandboxExec } from "./exec.js"
 import { readHostLayout } from "./host-layout.js"
 import { resolveOptions, type SandboxOptions } from "./options.js"
+import { ownedFiles } from "./owned-files.js"
 import { bwrapVersion, locateBwrap, requireLinux, trySandbox } from "./probe.js"
+import { commandUser, unwritableCheck } from "./run-as.js"
 
 /**
  * The `Operations` of `sandboxOperations`, and what they say of their sandbox: its engine and
@@ -16,8 +18,12 @@ export type SandboxOperations = Operations & {
   readonly sandbox: { engine: "bubblewrap"; version: string; directory: string; network: boolean }
 }
 
-/** What a sandbox reads of the process that makes it. */
-export type SandboxHost = { platform: NodeJS.Platform; env: Readonly<Record<string, string | undefined>> }
+/** What a sandbox reads of the process that makes it: `uid` 0 is root (see `SandboxOptions.user`). */
+export type SandboxHost = {
+  platform: NodeJS.Platform
+  env: Readonly<Record<string, string | undefined>>
+  uid?: number | undefined
+}
 
 /**
  * Operations that confine the coding tools: commands run in a bubblewrap sandbox (the
@@ -29,7 +35,11 @@ export type SandboxHost = { platform: NodeJS.Platform; env: Readonly<Record<stri
  * to running unconfined. Throws InvalidInputError for options it cannot use. See docs/sandbox.md.
  */
 export function sandboxOperations(options: SandboxOptions): SandboxOperations {
-  return createSandboxOperations(options, { platform: process.platform, env: process.env })
+  return createSandboxOperations(options, {
+    platform: process.platform,
+    env: process.env,
+    uid: process.getuid?.(),
+  })
 }
 
 /** `sandboxOperations` on a given host: tests pass another platform. */
@@ -38,6 +48,7 @@ export function createSandboxOperations(options: SandboxOptions, host: SandboxHo
   requireLinux(host.platform)
   const bwrap = locateBwrap(resolved.bwrap, host.env.PATH)
   const version = bwrapVersion(bwrap)
+  const user = commandUser(resolved, host.uid)
   const layout = readHostLayout(version)
   const writable = unique([resolved.directory, ...resolved.writable].map((file) => realpathSync(file)))
   const readable = unique(resolved.readable.map((file) => realpathSync(file))).filter(
@@ -52,12 +63,15 @@ export function createSandboxOperations(options: SandboxOptions, host: SandboxHo
     network: resolved.network,
     limits: resolved.limits,
     writable,
+    user,
     env: (exec) =>
       sandboxEnv({ host: host.env, visible, passEnv: resolved.passEnv, set: resolved.env, exec }),
   }
-  trySandbox(bwrap, bwrapArgs({ ...setup, cwd: writable[0]!, command: "true" }), setup.env(undefined))
+  const probe = user ? unwritableCheck(writable) : "true"
+  trySandbox(bwrap, bwrapArgs({ ...setup, cwd: writable[0]!, command: probe }), setup.env(undefined), user)
+  const files = confinedFiles({ writable, readable })
   return {
-    ...confinedFiles({ writable, readable }),
+    ...(user ? ownedFiles(files, user) : files),
     exec: (command, execOptions) => sandboxExec(setup, command, execOptions),
     sandbox: { engine: "bubblewrap", version, directory: resolved.directory, network: resolved.network },
   }

@@ -136,6 +136,24 @@ describe("bwrapArgs", () => {
     expect(bwrapArgs(base)).not.toContain("--info-fd")
   })
 
+  it("makes what of /proc reaches the host's kernel read-only, after mounting /proc", () => {
+    const args = bwrapArgs(base)
+    expect(valuesAfter(args, "--ro-bind-try", 2)).toEqual(
+      ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"].map((file) => [file, file]),
+    )
+    expect(args.indexOf("--ro-bind-try")).toBeGreaterThan(args.indexOf("--proc"))
+  })
+
+  it("closes every inherited descriptor above 2 before the limits and the command", () => {
+    const script = bwrapArgs(base).at(-3)!
+    expect(script).toMatch(
+      /^for fd in \/proc\/self\/fd\/\*; do .*\[ "\$fd" -gt 2 \].*exec \{fd\}>&-.*done; ulimit/,
+    )
+    const sh = bwrapArgs({ ...base, layout: { ...layout, shell: { path: "/bin/sh", kind: "sh" } } }).at(-3)!
+    // dash names only descriptors 0 to 9 in a redirection.
+    expect(sh).toMatch(/^for fd in \/proc\/self\/fd\/\*; do .*\[3-9\].*exec \$fd>&-.*done; ulimit/)
+  })
+
   it("leaves out --disable-userns for a bwrap older than 0.8", () => {
     expect(bwrapArgs({ ...base, layout: { ...layout, disableUserns: false } })).not.toContain(
       "--disable-userns",

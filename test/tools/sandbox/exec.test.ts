@@ -240,6 +240,17 @@ describe.runIf(bwrapInstalled)("sandboxOperations: commands", () => {
     expect(shown.output).toBe(`1024\n${4 * 1024 * 1024}\n30\n512\n`)
   })
 
+  it("mounts /proc/sys read-only, and no sysctl opens for writing", async () => {
+    const result = await run(
+      sandbox,
+      "grep ' /proc/sys ' /proc/self/mountinfo | cut -d' ' -f5,6; " +
+        "for f in kernel/core_pattern vm/drop_caches vm/overcommit_memory; do (exec 3>>/proc/sys/$f) 2>/dev/null && echo OPENED $f; done; true",
+      { cwd: project },
+    )
+    expect(result.output).toMatch(/^\/proc\/sys ro,/)
+    expect(result.output).not.toContain("OPENED")
+  })
+
   it("refuses to run in a folder outside the writable paths", async () => {
     const error = await run(sandbox, "pwd", { cwd: other }).catch((error: unknown) => error)
     expect(SandboxPathError.isInstance(error)).toBe(true)

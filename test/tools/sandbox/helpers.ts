@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { mkdtemp, realpath, rm } from "node:fs/promises"
+import { chown, mkdtemp, realpath, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { ExecOptions, ExecResult, Operations } from "../../../src/tools/index.js"
@@ -20,13 +20,20 @@ export const bwrapInstalled = (() => {
   }
 })()
 
-/** Real temporary directories (symlinks resolved), removed by `cleanup`. */
+/** The ordinary user a test running as root gives its directories to: commands run as their owner. */
+export const NOBODY = 65534
+
+/**
+ * Real temporary directories (symlinks resolved), removed by `cleanup`. Run as root, they
+ * belong to nobody, as the sandbox wants of a root agent's directory (its commands run as its owner).
+ */
 export function tempDirs() {
   const made: string[] = []
   return {
     async make(prefix: string): Promise<string> {
       const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)))
       made.push(dir)
+      if (process.getuid?.() === 0) await chown(dir, NOBODY, NOBODY)
       return dir
     },
     async cleanup() {
