@@ -4,7 +4,7 @@
  * the bash tool does (`exec` with a timeout, an abort signal and an output callback); the file
  * operations act on one small file. `npx tsx bench/index.ts sandbox`.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
+import { chown, mkdtemp, rm, writeFile } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
 import { performance } from "node:perf_hooks"
@@ -58,6 +58,8 @@ async function measure(item: Case, ports: Operations[], directory: string): Prom
 
 export async function runSandboxBench(): Promise<void> {
   const directory = await mkdtemp(path.join(os.tmpdir(), "agentloop-bench-sandbox-"))
+  // Run as root, the sandbox runs commands as the directory's owner, which must not be root.
+  if (process.getuid?.() === 0) await chown(directory, 65534, 65534)
   try {
     await writeFile(path.join(directory, "small.txt"), "a small file\n".repeat(20))
     const sandbox = sandboxOperations({ directory })
