@@ -42,7 +42,9 @@ export type BwrapInput = {
  * What of /proc writes reach the host's kernel, made read-only over the sandbox's own /proc: the
  * sysctls (`kernel.core_pattern` runs a program as root on the host), the magic SysRq key, IRQ
  * affinity, buses, file systems. bwrap covers some of them itself, only when it finds them
- * writable, and never /proc/sys, whose folder no one may write even where its files are.
+ * writable, and never /proc/sys, whose folder no one may write even where its files are. They
+ * are bound from the host's /proc: the same files, since a sysctl shows the namespaces of the
+ * process reading it (the sandbox's network, not the host's), whatever mount it is read through.
  */
 export const PROC_READ_ONLY = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"]
 

@@ -52,8 +52,9 @@ export type SandboxUser = { uid: number; gid: number }
  */
 export type SandboxLimits = {
   /**
-   * How many processes the command's user may have in its sandbox, default 512. It holds for an
-   * agent running as root too, whose commands run as an ordinary user (`SandboxOptions.user`).
+   * How many processes the command's user may have, default 512 (since Linux 5.14 the kernel
+   * counts those in its sandbox, before that all of the user's). It holds for an agent running as
+   * root too, whose commands run as an ordinary user (`SandboxOptions.user`).
    */
   processes?: number
   /** The address space of each process in bytes, default 4 GiB. */
