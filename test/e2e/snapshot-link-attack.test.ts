@@ -70,7 +70,7 @@ describe("revert, unrevert and restore after a folder was swapped for a link out
     await runtime.session.unrevert({ sessionID })
     expect(await outsideFile()).toBe("the host's own file\n")
     expect(await readFile(join(outside, "victim.txt"), "utf8")).toBe("the host's own file\n")
-  })
+  }, 30_000)
 
   it("restore to the state before the swap puts a folder back and leaves the outside file alone", async () => {
     const { runtime, snapshot, sessionID, directory, outsideFile } = await attacked()
@@ -83,5 +83,5 @@ describe("revert, unrevert and restore after a folder was swapped for a link out
     expect(await outsideFile()).toBe("the host's own file\n")
     expect((await lstat(join(directory, "sub"))).isDirectory()).toBe(true)
     expect(await readFile(join(directory, "sub", "victim.txt"), "utf8")).toBe("written in turn 1\n")
-  })
+  }, 30_000)
 })

@@ -7,8 +7,10 @@ import { GitCommandError } from "./git-command-error.js"
 export type GitContext = {
   /** The `git` binary: a name looked up on PATH, or a path. */
   binary: string
-  /** Our git dir, outside the work tree. */
+  /** Our git dir (left out of the snapshots when it lies inside the work tree). */
   gitDir: string
+  /** Its real path when it was opened: a git dir that moved or became a link since is refused. */
+  realGitDir: string
   /** The tracked directory (its real path). */
   workTree: string
   /** The tracked directory as the host spelled it, resolved: paths under it need no real path. */
@@ -32,7 +34,7 @@ export type GitOptions = {
 
 /**
  * Settings passed on every command line, so that nothing depends on (or needs writing to) a
- * config file: no line-ending or attribute conversion that would make a restored file differ
+ * config file (the git dir's own is rewritten before each use, see guardGitDir): no line-ending or attribute conversion that would make a restored file differ
  * from the recorded one, raw UTF-8 names, no daemon, and no automatic gc (our trees are
  * referenced by nothing, so a gc would prune them). The speed settings git offers
  * (core.untrackedCache, feature.manyFiles, index.threads, core.preloadIndex) made no
@@ -44,6 +46,11 @@ const CONFIG = [
   "core.safecrlf=false",
   "core.quotepath=false",
   "core.fsmonitor=false",
+  // No hook runs, whatever a config or a git dir's hooks/ holds (/dev/null is no folder).
+  "core.hooksPath=/dev/null",
+  // The git dir is named on every command line, so git's ownership check guards nothing here;
+  // a git dir or work tree owned by another user (a sandbox's files, say) must not be refused.
+  "safe.directory=*",
   "core.longpaths=true",
   "gc.auto=0",
   "maintenance.auto=false",

@@ -8,6 +8,7 @@ import type { Snapshot } from "../port.js"
 import { restoreState, revertFiles } from "./checkout.js"
 import { SnapshotDataDirError } from "./data-dir-error.js"
 import { GitCommandError } from "./git-command-error.js"
+import { guardGitDir } from "./git-dir-guard.js"
 import { type GitContext, runGit } from "./git-process.js"
 import { createIgnoreCheck, type IgnoreCheck } from "./ignore-check.js"
 import { type Recorded, readSettings, recordKnown, type Settings } from "./known-changes.js"
@@ -245,7 +246,10 @@ export class GitSnapshot implements Snapshot {
     return result
   }
 
-  /** The git dir, initialised on first use; tried again on the next call when that failed. */
+  /**
+   * The git dir, initialised on first use (tried again on the next call when that failed), and
+   * put back in order (see guardGitDir) at each.
+   */
   async #open(): Promise<GitContext> {
     if (this.#closed) throw new SnapshotUnavailableError({ message: "GitSnapshot closed" })
     this.#repository ??= openRepository({
@@ -255,12 +259,16 @@ export class GitSnapshot implements Snapshot {
       binary: this.#binary,
       env: process.env,
     })
+    let context: GitContext
     try {
-      return await this.#repository
+      context = await this.#repository
     } catch (error) {
       this.#repository = undefined
       throw error
     }
+    // Before each use: the agent's commands may have written the git dir since the last.
+    guardGitDir(context.gitDir, context.realGitDir)
+    return context
   }
 }
 

@@ -84,7 +84,11 @@ export async function recordKnown(
 
 /** What the git dir's config says (git writes it on init, probing the file system). */
 export async function readSettings(gitDir: string): Promise<Settings> {
-  const config = await readFile(path.join(gitDir, "config"), "utf8")
+  return settingsOf(await readFile(path.join(gitDir, "config"), "utf8"))
+}
+
+/** The settings a config's text gives, git's defaults for those it does not. */
+export function settingsOf(config: string): Settings {
   const core = /^\s*\[core\]([^[]*)/im.exec(config)?.[1] ?? ""
   const flag = (key: string, fallback: boolean) => {
     const value = new RegExp(`^\\s*${key}\\s*=\\s*(\\S+)`, "im").exec(core)?.[1]?.toLowerCase()

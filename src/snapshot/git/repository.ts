@@ -1,18 +1,13 @@
 import { createHash, randomBytes } from "node:crypto"
-import { mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises"
+import { lstat, mkdir, realpath, rename, rm, stat, writeFile } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
+import { resolveLinks, within } from "../../util/confined-path.js"
 import { SnapshotUnavailableError } from "../errors.js"
 import { resolveExclusions } from "./exclusions.js"
 import { GitCommandError } from "./git-command-error.js"
+import { ATTRIBUTES } from "./git-dir-guard.js"
 import { type GitContext, gitEnvironment, runBareGit } from "./git-process.js"
-
-/**
- * Attributes for every path, with the highest precedence git has: no end-of-line conversion,
- * clean/smudge filter or keyword expansion from the work tree's `.gitattributes`, so a file
- * comes back byte for byte as it was recorded.
- */
-const ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
 
 /** `$XDG_DATA_HOME/agentloop/snapshot`, else `~/.local/share/agentloop/snapshot`. */
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
@@ -38,9 +33,37 @@ export async function openRepository(input: {
   const name = createHash("sha256").update(workTree).digest("hex").slice(0, 32)
   const gitDir = path.join(input.dataDir, name)
   const env = gitEnvironment(input.env)
+  await confinedDataDir(input.dataDir, path.resolve(input.directory), workTree)
   if (!(await exists(gitDir)))
     await initialise({ gitDir, workTree, dataDir: input.dataDir, binary: input.binary, env })
-  return { binary: input.binary, gitDir, workTree, directory: input.directory, exclusions, env }
+  const realGitDir = await realGitDirOf(gitDir)
+  return { binary: input.binary, gitDir, realGitDir, workTree, directory: input.directory, exclusions, env }
+}
+
+/**
+ * Refuses a data dir inside the work tree that leads out of its place through a link on the
+ * way (itself included): the agent's commands can make such links, and the git dir would then
+ * be written wherever they lead.
+ */
+async function confinedDataDir(dataDir: string, directory: string, workTree: string): Promise<void> {
+  const resolved = path.resolve(dataDir)
+  const under = [directory, workTree].find((root) => within(resolved, [root]))
+  if (under === undefined) return
+  const lexical = path.join(workTree, path.relative(under, resolved))
+  if ((await resolveLinks(lexical)) === lexical) return
+  throw new SnapshotUnavailableError({
+    message: `Snapshot data directory ${dataDir} lies in ${workTree} but leads elsewhere through a link`,
+  })
+}
+
+/** The git dir's real path; it must be a folder, not a link to one. */
+async function realGitDirOf(gitDir: string): Promise<string> {
+  const stats = await lstat(gitDir).catch((error: unknown) => {
+    throw unavailable(`Cannot read snapshot git dir ${gitDir}`, error)
+  })
+  if (!stats.isDirectory())
+    throw new SnapshotUnavailableError({ message: `Snapshot git dir ${gitDir} is not a folder (a link?)` })
+  return realpath(gitDir)
 }
 
 async function realDirectory(directory: string): Promise<string> {

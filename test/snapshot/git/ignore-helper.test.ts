@@ -175,7 +175,13 @@ describe("GitSnapshot's check of new files against the ignore rules", () => {
     expect((await space.helpers()).length).toBe(1)
   })
 
-  it("follows the ignore rules as they change between steps: .gitignore files, info/exclude, core.excludesFile", async () => {
+  it("follows the ignore rules as they change between steps: .gitignore files, info/exclude, the excludes file", async () => {
+    const config = await mkdtemp(path.join(os.tmpdir(), "agentloop-git-ignore-config-"))
+    roots.push(config)
+    await mkdir(path.join(config, "git"))
+    const ignoreFile = path.join(config, "git", "ignore")
+    await writeFile(ignoreFile, "")
+    vi.stubEnv("XDG_CONFIG_HOME", config)
     const space = await workspace()
     let state = await seed(space)
     const [ours, theirs] = await space.gitDirs()
@@ -212,8 +218,11 @@ describe("GitSnapshot's check of new files against the ignore rules", () => {
     await writeFile(rules, "*.txt\n")
     const excludesFile = (value: string) =>
       inBoth((gitDir) => run("git", ["--git-dir", gitDir, "config", "core.excludesFile", value]))
-    expect(await newFileAfter("src/a", () => excludesFile(rules))).toBe(false)
-    expect(await newFileAfter("src/a", () => writeFile(rules, "*.md\n"))).toBe(true)
+    // A config written into the git dir is replaced by the snapshot's own: its excludesFile is not read.
+    expect(await newFileAfter("src/a", () => excludesFile(rules))).toBe(true)
+    // The excludes file git reads when no config names one.
+    expect(await newFileAfter("src/a", () => writeFile(ignoreFile, "*.txt\n"))).toBe(false)
+    expect(await newFileAfter("src/a", () => writeFile(ignoreFile, "*.md\n"))).toBe(true)
   })
 
   it("still records a step, by a scan, when the check-ignore process dies in the middle of it", async () => {
