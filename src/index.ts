@@ -19,6 +19,7 @@ export type {
 export { Command } from "./command/index.js"
 export { Compaction } from "./compaction/index.js"
 export type { Coordinator, CoordinatorMessage, Lease } from "./coordination/port.js"
+export { SessionMovedError } from "./coordination/session-moved-error.js"
 export {
   InvalidInputError,
   isNamedError,

@@ -43,7 +43,19 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const base = { storage, bus, ids: createGenerator(), assertOpen }
   const owners = { directory: parsed.directory ?? process.cwd(), messageOwners: createMessageOwners() }
   const sessions = createSessionService({ ...base, ...owners, beforeRead: (id) => loop.repairIfIdle(id) })
-  const forwardElsewhere = coordinator && createForwarder(coordinator, (id) => loop.runsHere(id))
+  const forwarder =
+    coordinator &&
+    createForwarder(coordinator, {
+      runsHere: (id) => loop.runsHere(id),
+      recorded: {
+        waiting: (id) => stored.hasRecorded(id),
+        actOn: (id) => {
+          assertOpen()
+          return stored.resumeRecorded(id)
+        },
+      },
+    })
+  const forwardElsewhere = forwarder?.forward
   const { askTimeoutMs, nonInteractive, onPermission, onQuestion, approvalScope } = parsed
   const { permission, question, stored } = createAskServices(
     { ...base, askTimeoutMs, nonInteractive, onPermission, onQuestion, approvalScope, forwardElsewhere },
@@ -91,7 +103,11 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     cleanup: reverts.cleanup,
     enterWork: loop.enterWork,
   })
-  const disconnect = coordinator && connectRelay(coordinator, { bus, loop, permission, question })
+  const relay = coordinator && connectRelay(coordinator, { bus, loop, permission, question })
+  const disconnect = () => {
+    relay?.()
+    forwarder?.close()
+  }
   const commandInfos = Object.freeze({ ...(parsed.commands ?? {}) }) as Record<string, CommandInfo>
   const commands = createCommandRunner({
     commands: commandInfos,

@@ -44,6 +44,9 @@ export function createAskServices(
       await permission.forgetStored(sessionID)
       await question.forgetStored(sessionID)
     },
+    /** Whether answers recorded for the session's stored requests still wait to be acted on. */
+    hasRecorded: async (sessionID: string) =>
+      (await permission.hasRecorded(sessionID)) || (await question.hasRecorded(sessionID)),
     resumeRecorded: async (sessionID: string) => {
       await permission.resumeRecorded(sessionID)
       await question.resumeRecorded(sessionID)

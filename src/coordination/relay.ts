@@ -5,6 +5,7 @@ import { UnknownError } from "../message/errors.js"
 import type { ReplyInput as PermissionReplyInput } from "../permission/input.js"
 import type { ReplyInput as QuestionReplyInput } from "../question/input.js"
 import type { Coordinator, CoordinatorMessage } from "./port.js"
+import { createRecordedWatch, type RecordedAnswers } from "./recorded-watch.js"
 
 export type RelayTargets = {
   bus: Bus
@@ -77,16 +78,26 @@ export function connectRelay(coordinator: Coordinator, targets: RelayTargets): (
 /**
  * `AskDeps.forwardElsewhere`: an answer goes to the process that runs the request's session,
  * unless this process runs it or nobody does (then the answer resumes it here, as after a crash).
+ * An answer sent away is watched (see recorded-watch.ts): should its process have died before
+ * acting on it, this one acts on it once the session's lease is free. `close` ends the watches.
  */
-export function createForwarder(coordinator: Coordinator, runsHere: (sessionID: string) => boolean) {
-  return async (message: Forwarded): Promise<boolean> => {
-    if (runsHere(message.sessionID)) return false
-    const lease = await coordinator.claim(message.sessionID, { wait: false })
-    if (lease) {
-      await lease.release()
-      return false
-    }
-    await coordinator.publish(message)
-    return true
+export function createForwarder(
+  coordinator: Coordinator,
+  targets: { runsHere: (sessionID: string) => boolean; recorded: RecordedAnswers },
+) {
+  const watch = createRecordedWatch(coordinator, targets.recorded)
+  return {
+    async forward(message: Forwarded): Promise<boolean> {
+      if (targets.runsHere(message.sessionID)) return false
+      const lease = await coordinator.claim(message.sessionID, { wait: false })
+      if (lease) {
+        await lease.release()
+        return false
+      }
+      await coordinator.publish(message)
+      watch.add(message.sessionID)
+      return true
+    },
+    close: watch.close,
   }
 }

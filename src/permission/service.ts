@@ -243,6 +243,11 @@ export function createPermissionService(deps: PermissionDeps) {
     }
   }
 
+  /** Whether answers recorded for the session's stored requests wait for a process to act on them. */
+  async function hasRecorded(sessionID: string): Promise<boolean> {
+    return (await pending.recorded(sessionID)).length > 0
+  }
+
   /** Rejects every waiting request; called by runtime.close() before storage closes. */
   async function close(): Promise<void> {
     for (const request of waiters.requests()) await settle(request.id, "reject", RejectedError.closed())
@@ -265,7 +270,18 @@ export function createPermissionService(deps: PermissionDeps) {
     return waiters.requests().map((request) => request.sessionID)
   }
 
-  return { ask, list, reply, close, detach, waitingSessions, storedCalls, forgetStored, resumeRecorded }
+  return {
+    ask,
+    list,
+    reply,
+    close,
+    detach,
+    waitingSessions,
+    storedCalls,
+    forgetStored,
+    resumeRecorded,
+    hasRecorded,
+  }
 }
 
 function unique(rules: Rule[]): Rule[] {

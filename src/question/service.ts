@@ -169,6 +169,11 @@ export function createQuestionService(deps: QuestionDeps) {
       if (!waiters.has(request.id)) await answerHere(request, answers)
   }
 
+  /** Whether answers recorded for the session's stored requests wait for a process to act on them. */
+  async function hasRecorded(sessionID: string): Promise<boolean> {
+    return (await pending.recorded(sessionID)).length > 0
+  }
+
   function isOrphaned(request: Request): boolean {
     return !waiters.has(request.id) && request.tool !== undefined
   }
@@ -216,6 +221,7 @@ export function createQuestionService(deps: QuestionDeps) {
     storedCalls,
     forgetStored,
     resumeRecorded,
+    hasRecorded,
   }
 }
 

@@ -128,6 +128,38 @@ describe("answers forwarded between processes", () => {
     await b.close()
   })
 
+  it("a reply forwarded to an owner that dies before acting on it is acted on by itself once the lease is free, without loop()", async () => {
+    const gate = gatedTool()
+    let killA!: () => void
+    const processes = ownerAndAnswerer(
+      [[say.toolCall("gate", {})], [say.text("allowed")]],
+      [gate.tool],
+      (message) => {
+        if (message.type === "permission.reply") killA()
+      },
+    )
+    killA = processes.killA
+    const { a, b, storage } = processes
+    const asked = new Promise<string>((resolve) =>
+      b.events.on("permission.asked", (event) => resolve(event.properties.id)),
+    )
+    const idle = new Promise<void>((resolve) =>
+      b.events.on("session.idle", () => {
+        resolve()
+      }),
+    )
+    const session = await a.session.create({})
+    void a.session.prompt({ sessionID: session.id, parts: [text("go")] })
+    await b.permission.reply({ requestID: await asked, reply: "once" })
+
+    await idle
+    const messages = await storage.listMessages(session.id)
+    expect(texts(messages.at(-1)!)).toEqual(["allowed"])
+    expect(gate.runs.count).toBe(1)
+    expect(await storage.listValues("permission/")).toEqual([])
+    await b.close()
+  })
+
   it("an answer to a question forwarded to an owner that dies is the one the question tool returns", async () => {
     const questions = [
       { question: "Which one?", header: "Pick", options: [{ label: "red", description: "" }] },

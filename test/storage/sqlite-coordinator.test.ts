@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import Database from "better-sqlite3"
@@ -10,6 +11,7 @@ import {
   type SqliteCoordinatorOptions,
   SqliteStorage,
 } from "../../src/storage/sqlite/index.js"
+import { currentOwner, type LeaseOwner } from "../../src/storage/sqlite/lease-owner.js"
 
 let directory: string
 let file: string
@@ -41,6 +43,13 @@ function leaseRow(sessionID: string) {
   } finally {
     db.close()
   }
+}
+
+/** The owner a coordinator in the process `pid` of this machine would write. */
+function currentOwnerOf(pid: number): LeaseOwner {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const started = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]!
+  return { ...currentOwner(), pid, started }
 }
 
 function onFile<T>(body: (db: Database.Database) => T): T {
@@ -107,6 +116,58 @@ describe("SqliteCoordinator.claim", () => {
     expect(lease).toBeDefined()
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt)
     expect(leaseRow("ses_1")!.owner).not.toBe("dead")
+  })
+
+  describe("the lease of a process on this machine", () => {
+    /**
+     * What a process left: its row, as its coordinator wrote it, valid for a minute more. Returns
+     * the coordinator of another process on the file, which made the file's tables.
+     */
+    function leftBy(owner: LeaseOwner | string): SqliteCoordinator {
+      const claimer = processOnFile()
+      onFile((db) =>
+        db
+          .prepare("INSERT INTO lease (session_id, owner, token, expires_at) VALUES (?, ?, ?, ?)")
+          .run("ses_1", typeof owner === "string" ? owner : JSON.stringify(owner), "t", Date.now() + 60_000),
+      )
+      return claimer
+    }
+    const here = currentOwner()
+
+    it("is taken at once when that process is gone", async () => {
+      const child = spawn(process.execPath, ["-e", ""])
+      await new Promise((resolve) => child.once("exit", resolve))
+      const claimer = leftBy({ ...here, id: "dead", pid: child.pid! })
+      expect(await claimer.claim("ses_1", { wait: false })).toBeDefined()
+      expect(leaseRow("ses_1")!.owner).not.toContain('"dead"')
+    })
+
+    it("is taken at once when its PID now belongs to a process that started later", async () => {
+      const claimer = leftBy({ ...here, id: "dead", pid: process.pid, started: "1" })
+      expect(await claimer.claim("ses_1", { wait: false })).toBeDefined()
+    })
+
+    it("is respected while that process lives, a stopped one included", async () => {
+      const child = spawn("sleep", ["30"])
+      try {
+        await new Promise((resolve) => child.once("spawn", resolve))
+        child.kill("SIGSTOP")
+        const claimer = leftBy({ ...currentOwnerOf(child.pid!), id: "alive" })
+        expect(await claimer.claim("ses_1", { wait: false })).toBeUndefined()
+      } finally {
+        child.kill("SIGKILL")
+      }
+    })
+
+    it("is respected until it expires when nothing proves its process gone", async () => {
+      const child = spawn(process.execPath, ["-e", ""])
+      await new Promise((resolve) => child.once("exit", resolve))
+      // Another machine (or PID namespace) with the same PID, and an owner an older agentloop wrote.
+      const claimer = leftBy({ ...here, id: "elsewhere", machine: "another machine", pid: child.pid! })
+      expect(await claimer.claim("ses_1", { wait: false })).toBeUndefined()
+      onFile((db) => db.prepare("UPDATE lease SET owner = 'a-bare-uuid'").run())
+      expect(await claimer.claim("ses_1", { wait: false })).toBeUndefined()
+    })
   })
 
   it("aborts lease.lost when another process took the lease", async () => {

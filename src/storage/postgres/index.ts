@@ -4,6 +4,7 @@
  *
  * @module agentloop-sdk/storage/postgres
  */
+export { SessionMovedError } from "../../coordination/session-moved-error.js"
 export type { StorageRetryOptions } from "../retry.js"
 export { SchemaVersionError } from "../schema-version-error.js"
 export { StorageClosedError } from "../storage-closed-error.js"

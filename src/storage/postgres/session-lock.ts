@@ -1,14 +1,21 @@
 import pg from "pg"
 import type { Lease } from "../../coordination/port.js"
+import { SessionMovedError } from "../../coordination/session-moved-error.js"
 
 /** Lock connections kept open between runs, so a prompt does not pay for a new connection. */
 const MAX_IDLE = 4
+// A lock whose connection dropped is taken again as the storage retries a call (DEFAULT_RETRY):
+// 8 more attempts, waits doubling from 50 ms up to 2 s, about 6 s in all.
+const RETAKE_ATTEMPTS = 8
+const RETAKE_FIRST_DELAY_MS = 50
+const RETAKE_MAX_DELAY_MS = 2_000
 
 /**
  * Sessions' ownership as PostgreSQL session-level advisory locks, each held on a connection of
  * its own for as long as the run lasts. When the owning process dies its connections close and
  * the server releases the locks at once; when the machine vanishes, TCP keepalives (set on each
- * connection) end them within about half a minute. A released lock's connection is unlocked and
+ * connection) end them within about half a minute. A held lock whose connection drops while its
+ * process lives is taken again on a new connection (see `holding`). A released lock's connection is unlocked and
  * kept for the next claim (up to MAX_IDLE); a connection whose unlock fails is closed, which
  * releases whatever it held.
  */
@@ -88,21 +95,70 @@ export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
     },
   }
 
-  function holding(client: pg.Client, sessionID: string): Lease {
+  /**
+   * A held lock. When its connection drops, the lock is taken again on a new connection, without
+   * waiting: if another process holds it by then, the session moved there, and the lease is lost
+   * with SessionMovedError; while the server cannot be reached, it is tried again for a few
+   * seconds (as the storage retries its calls), then lost with the connection's error.
+   */
+  function holding(first: pg.Client, sessionID: string): Lease {
     const lost = new AbortController()
+    let client: pg.Client | undefined = first
     let released = false
+    let retaking: Promise<void> | undefined
     const onLoss = () => {
-      if (!released) lost.abort()
+      if (released || retaking || lost.signal.aborted || !client) return
+      const dropped = client
+      watch(dropped, false)
+      client = undefined
+      void discard(dropped)
+      retaking = retake().finally(() => {
+        retaking = undefined
+      })
     }
-    client.on("error", onLoss)
-    client.on("end", onLoss)
+    const watch = (watched: pg.Client, on: boolean) => {
+      for (const event of ["error", "end"] as const) {
+        if (on) watched.on(event, onLoss)
+        else watched.off(event, onLoss)
+      }
+    }
+
+    async function retake(): Promise<void> {
+      for (let attempt = 1; ; attempt++) {
+        if (released || closed) return
+        let next: pg.Client | undefined
+        try {
+          next = await connect()
+          if (!(await take(next, namespace, sessionID, false))) {
+            await keep(next)
+            lost.abort(SessionMovedError.of(sessionID))
+            return
+          }
+        } catch (error) {
+          if (next) await discard(next)
+          if (attempt > RETAKE_ATTEMPTS) {
+            lost.abort(error)
+            return
+          }
+          await delay(Math.min(RETAKE_MAX_DELAY_MS, RETAKE_FIRST_DELAY_MS * 2 ** (attempt - 1)))
+          continue
+        }
+        if (released || closed) return unlock(next, sessionID)
+        client = next
+        watch(next, true)
+        return
+      }
+    }
+
+    watch(first, true)
     return {
       lost: lost.signal,
       async release() {
         if (released) return
         released = true
-        client.off("error", onLoss)
-        client.off("end", onLoss)
+        await retaking
+        if (!client) return
+        watch(client, false)
         await unlock(client, sessionID)
       },
     }
@@ -141,6 +197,10 @@ export async function isSessionLocked(pool: pg.Pool, namespace: string, sessionI
     [namespace, sessionID],
   )
   return rows[0]!.locked
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 const KEEPALIVES =

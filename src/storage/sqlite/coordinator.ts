@@ -1,6 +1,6 @@
-import { randomUUID } from "node:crypto"
 import type { Coordinator, CoordinatorMessage, Lease } from "../../coordination/port.js"
 import type { CoordinatorPolicy } from "./coordinator-options.js"
+import { currentOwner, ownerIsGone } from "./lease-owner.js"
 import type { Attempt } from "./lease-rows.js"
 import { createLeases, type Leases } from "./leases.js"
 import { createMessageLog } from "./message-log.js"
@@ -10,7 +10,8 @@ import { createMessageLog } from "./message-log.js"
  * docs/scaling.md, "SQLite: several processes"): ownership of a session is a lease row with an
  * expiry that its holder renews (leases.ts), so a dead process's sessions are free once its
  * leases expire; prompts, cancels and answers travel as rows the other processes poll
- * (message-log.ts); events stay in the process that publishes them. Nothing runs until the first
+ * (message-log.ts); events stay in the process that publishes them. A lease whose owner's process
+ * is provably gone (same machine, see lease-owner.ts) is free at once. Nothing runs until the first
  * claim or subscribe, and every timer is cleared by `close()` (SqliteStorage.close()).
  */
 export class SqliteCoordinator implements Coordinator {
@@ -18,10 +19,12 @@ export class SqliteCoordinator implements Coordinator {
   readonly #messages: ReturnType<typeof createMessageLog>
 
   constructor(options: { attempt: Attempt; policy: CoordinatorPolicy }) {
-    // One ID per coordinator: whose leases these are, and which stored messages are its own.
-    const owner = randomUUID()
-    this.#leases = createLeases({ ...options, owner })
-    this.#messages = createMessageLog({ ...options, origin: owner })
+    // One ID per coordinator: whose leases these are, and which stored messages are its own. The
+    // leases name this process too, so that another on this machine can see when it is gone.
+    const self = currentOwner()
+    const claimant = { owner: JSON.stringify(self), isGone: (other: string) => ownerIsGone(other, self) }
+    this.#leases = createLeases({ ...options, claimant })
+    this.#messages = createMessageLog({ ...options, origin: self.id })
   }
 
   /**

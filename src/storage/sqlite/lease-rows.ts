@@ -14,29 +14,39 @@ export type Attempt = <T>(body: (db: Connection) => T) => T | Promise<T>
 type LeaseRow = { owner: string; token: string; expires_at: number | bigint }
 export type MessageRow = { id: number | bigint; origin: string; payload: string; created: number | bigint }
 
+/** Who claims: the `owner` it writes, and how it tells that another owner's process is gone. */
+export type Claimant = { owner: string; isGone(other: string): boolean }
+
 /**
- * Whether someone other than `owner` holds the session's lease at `now`. A plain read, so that a
- * claim that would fail (and every round of a waiting one) takes no write lock.
+ * Whether someone other than the claimant holds the session's lease at `now`: a lease that has
+ * not expired, of an owner whose process is not provably gone (see lease-owner.ts). A plain
+ * read, so that a claim that would fail (and every round of a waiting one) takes no write lock.
  */
-export function heldByOther(db: Connection, sessionID: string, owner: string, now: number): boolean {
+export function heldByOther(db: Connection, sessionID: string, claimant: Claimant, now: number): boolean {
   const row = db.get<LeaseRow>(SQL.getLease, sessionID)
-  return row !== undefined && row.owner !== owner && Number(row.expires_at) > now
+  return (
+    row !== undefined &&
+    row.owner !== claimant.owner &&
+    Number(row.expires_at) > now &&
+    !claimant.isGone(row.owner)
+  )
 }
 
 /**
- * Takes the session's lease in a write transaction when no one holds it, it expired, or it is
- * `owner`'s already (a claim of this process whose release did not reach the file). Returns the
- * expiry written, or undefined when another owner holds it.
+ * Takes the session's lease in a write transaction when no one holds it, it expired, its
+ * owner's process is gone, or it is the claimant's already (a claim of this process whose
+ * release did not reach the file). Returns the expiry written, or undefined when another owner
+ * holds it.
  */
 export function takeLease(
   db: Connection,
-  lease: { sessionID: string; owner: string; token: string; leaseMs: number },
+  lease: { sessionID: string; claimant: Claimant; token: string; leaseMs: number },
 ): number | undefined {
   return db.transaction(SQL.beginWrite, () => {
     const now = Date.now()
-    if (heldByOther(db, lease.sessionID, lease.owner, now)) return undefined
+    if (heldByOther(db, lease.sessionID, lease.claimant, now)) return undefined
     const expiresAt = now + lease.leaseMs
-    db.run(SQL.putLease, lease.sessionID, lease.owner, lease.token, expiresAt)
+    db.run(SQL.putLease, lease.sessionID, lease.claimant.owner, lease.token, expiresAt)
     return expiresAt
   })
 }

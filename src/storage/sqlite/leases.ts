@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import type { Lease } from "../../coordination/port.js"
 import type { CoordinatorPolicy } from "./coordinator-options.js"
 import { createRenewal, type Held } from "./lease-renewal.js"
-import { type Attempt, heldByOther, removeLease, takeLease } from "./lease-rows.js"
+import { type Attempt, type Claimant, heldByOther, removeLease, takeLease } from "./lease-rows.js"
 import { createSessionWaits } from "./session-waits.js"
 
 /** The first pause of a claim that waits; pauses double up to the policy's pollMs. */
@@ -11,11 +11,12 @@ const FIRST_PAUSE_MS = 5
 /**
  * Sessions' ownership as rows of the `lease` table with an expiry (see lease-rows.ts), renewed
  * while held (lease-renewal.ts). A process that dies stops renewing, and its leases are free
- * once they expire. Within this process a session has one holder at a time too, as with
+ * once they expire, or at once for a claim on the same machine that sees its process is gone
+ * (lease-owner.ts). Within this process a session has one holder at a time too, as with
  * PostgreSQL's lock connections.
  */
-export function createLeases(options: { attempt: Attempt; policy: CoordinatorPolicy; owner: string }) {
-  const { attempt, policy, owner } = options
+export function createLeases(options: { attempt: Attempt; policy: CoordinatorPolicy; claimant: Claimant }) {
+  const { attempt, policy, claimant } = options
   const held = new Map<string, Held>()
   const waits = createSessionWaits()
   const renewal = createRenewal({ attempt, policy, held, lose })
@@ -44,8 +45,8 @@ export function createLeases(options: { attempt: Attempt; policy: CoordinatorPol
     return attempt((db) => {
       // Looked at in the same synchronous run as the write: two claims here never both take it.
       // The plain read first: a lease held elsewhere costs no write lock.
-      if (closed || held.has(sessionID) || heldByOther(db, sessionID, owner, Date.now())) return undefined
-      const expiresAt = takeLease(db, { sessionID, owner, token, leaseMs: policy.leaseMs })
+      if (closed || held.has(sessionID) || heldByOther(db, sessionID, claimant, Date.now())) return undefined
+      const expiresAt = takeLease(db, { sessionID, claimant, token, leaseMs: policy.leaseMs })
       return expiresAt === undefined ? undefined : hold(sessionID, token, expiresAt)
     })
   }

@@ -63,7 +63,8 @@ export const migrations: readonly string[] = [
   BEGIN UPDATE part SET stamp = NULL WHERE rowid = NEW.rowid; END;
   `,
   // SqliteCoordinator (coordinator.ts): who runs which session, and the messages processes send
-  // each other. A lease names its owner (one per SqliteStorage) and its token (one per claim, so
+  // each other. A lease names its owner (one per SqliteStorage; since lease-owner.ts a JSON document
+  // naming its process too, an older bare UUID still read) and its token (one per claim, so
   // that a late release or renewal of an old claim leaves a newer one alone); expires_at is epoch
   // ms, and a lease past it is free. No foreign key: a session is claimed before it is removed.
   // Message IDs never go back (AUTOINCREMENT), so a reader's "after the last ID I saw" holds
