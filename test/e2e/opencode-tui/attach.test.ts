@@ -1,8 +1,8 @@
 // OpenCode's own terminal UI (`opencode attach <url>`, npm package opencode-ai) driving our
 // server in tmux, as a user would: a prompt, a bash permission approved in its dialog, a
-// question answered in its dialog, the answer on screen. The screens are kept as CI artifacts
-// (screens.ts). Without the binary or tmux the suite is skipped loudly, except in CI, where it
-// fails: .ci/run installs both.
+// question answered in its dialog, a file written (its content shown), the answer on screen, then
+// /diff's viewer. The screens are kept as CI artifacts (screens.ts). Without the binary or tmux
+// the suite is skipped loudly, except in CI, where it fails: .ci/run installs both.
 import { mkdtemp, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -25,8 +25,9 @@ const WAIT_MS = 20_000
 const START_MS = 30_000
 
 const ANSWER = "All done: checked, Blue."
+const WRITTEN = "colour = blue"
 
-/** What the scripted model does: run bash, ask a question, answer with both results. */
+/** What the scripted model does: run bash, ask a question, write a file, answer with the results. */
 const SCRIPT: Turn[] = [
   [
     say.text("Let me check."),
@@ -46,6 +47,7 @@ const SCRIPT: Turn[] = [
       ],
     }),
   ],
+  [say.toolCall("write", { filePath: "colour.txt", content: `${WRITTEN}\n` })],
   [say.text(ANSWER)],
 ]
 
@@ -99,7 +101,7 @@ describe.skipIf(skipped)("OpenCode's terminal UI attached to our server", () => 
     await Promise.all([directory, home].map((path) => path && rm(path, { recursive: true, force: true })))
   })
 
-  it("runs a prompt: bash approved in the permission dialog, a question answered, the answer shown", async ({
+  it("runs a prompt: bash approved in the permission dialog, a question answered, a write shown with its content, the answer shown; /diff opens", async ({
     onTestFailed,
   }) => {
     onTestFailed(async () => {
@@ -142,8 +144,22 @@ describe.skipIf(skipped)("OpenCode's terminal UI attached to our server", () => 
       what: "the answer",
       timeoutMs: WAIT_MS,
     })
+    // A completed write shows its file's content, as OpenCode's does, not one line.
+    await tmux.waitForScreen((screen) => /Wrote colour\.txt/.test(screen) && screen.includes(WRITTEN), {
+      what: "the written file's content",
+      timeoutMs: WAIT_MS,
+    })
+
+    // /diff opens the diff viewer on the working tree (GET /vcs/diff); a 404 there ended the UI.
+    await tmux.type("/diff")
+    await tmux.waitForScreen(/┃\s+\/diff/, { what: "the typed /diff", timeoutMs: WAIT_MS })
+    await tmux.sendKeys("Enter")
+    await tmux.waitForScreen(/working tree/, { what: "the diff viewer", timeoutMs: WAIT_MS })
     await saveFinalScreen(artifacts, tmux.screens)
 
+    // Every read of the UI was answered: the diff viewer's GET /vcs/diff included.
+    expect(requests.filter((line) => line.endsWith(" 404"))).toEqual([])
+    expect(requests.some((line) => line.startsWith("GET /vcs/diff?"))).toBe(true)
     const { runtime } = test
     const [session, ...others] = await runtime.session.list()
     expect(others).toEqual([])
@@ -157,6 +173,7 @@ describe.skipIf(skipped)("OpenCode's terminal UI attached to our server", () => 
     expect(tools.map((part) => [part.tool, part.state.status])).toEqual([
       ["bash", "completed"],
       ["question", "completed"],
+      ["write", "completed"],
     ])
     const bash = tools[0]!.state
     expect(bash.status === "completed" && bash.output).toContain("checked")
