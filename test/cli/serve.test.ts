@@ -144,6 +144,26 @@ describe("agentloop-sdk serve, without a module", () => {
     expect((await cli.exited()).code).toBe(0)
   }, 30_000)
 
+  it.runIf(process.getuid?.() === 0 && !sandboxMissing)(
+    "run as root in a directory of root's, says bash is not sandboxed and how to make it so",
+    async () => {
+      const directory = mkdtempSync(join(tmpdir(), "agentloop-cli-"))
+      directories.push(directory)
+      const cli = new CliProcess(["serve", "--port", "0"], {
+        cwd: directory,
+        env: { OPENAI_API_KEY: "sk-test-not-used" },
+      })
+      const url = await cli.url()
+      expect(cli.stdout).toMatch(
+        /^Warning: bash is not sandboxed: .* The sandbox cannot start: the agent runs as root and .* belongs to root, .* Run the agent as an ordinary user; or chown the directory .*$/m,
+      )
+      expect((await fetch(`${url}/session`)).status).toBe(200)
+      cli.signal("SIGINT")
+      expect((await cli.exited()).code).toBe(0)
+    },
+    30_000,
+  )
+
   it("says which environment variables name a model when none is set", async () => {
     const exit = await new CliProcess(["serve", "--port", "0"]).exited()
     expect(exit.code).not.toBe(0)
