@@ -20,6 +20,7 @@ export {
   FileNotFoundError,
   InvalidPatternError,
   MissingPackageError,
+  ProtectedPathError,
   UnsafePathError,
   UnsupportedFileError,
 } from "./errors.js"

@@ -2,6 +2,7 @@ import path from "node:path"
 import { z } from "zod"
 import { parseInput } from "../../error/invalid-input.js"
 import { quote } from "../../error/quote.js"
+import type { DataPath } from "../../tool/data-path.js"
 import { createSerialQueue } from "../../util/serial-queue.js"
 import { SnapshotUnavailableError } from "../errors.js"
 import type { Snapshot } from "../port.js"
@@ -108,6 +109,11 @@ export class GitSnapshot implements Snapshot {
     if (this.#dataDir === this.#directory) throw SnapshotDataDirError.of(this.#directory, this.#dataDir)
     this.#exclude = parsed.exclude ?? []
     this.#binary = parsed.git ?? "git"
+  }
+
+  /** Its data dir, which the runtime keeps the coding tools and their commands away from. */
+  get dataPaths(): readonly DataPath[] {
+    return [{ path: this.#dataDir, kind: "directory" }]
   }
 
   /** Why the last `track()` resolved undefined; undefined when it succeeded. */

@@ -114,6 +114,7 @@ async function run(
     cwd: at.workdir,
     signal: context.abort,
     timeoutMs,
+    ...(context.protectedPaths ? { protectedPaths: context.protectedPaths } : {}),
     onData(text) {
       buffer.append(text)
       progress.update(() => buffer.tail(METADATA_BYTES))

@@ -36,6 +36,8 @@ export type BwrapInput = {
   command: string
   /** A file descriptor bwrap writes its JSON info (the sandbox's pid on the host) to. */
   infoFd?: number
+  /** Mounts over the mounted paths, after them: the runtime's data hidden (see `dataCovers`). */
+  covers?: readonly string[]
 }
 
 /**
@@ -81,6 +83,7 @@ export function bwrapArgs(input: BwrapInput): string[] {
     ...[...input.mounts]
       .sort((a, b) => depth(a.path) - depth(b.path))
       .flatMap((mount) => [mount.writable ? "--bind" : "--ro-bind", mount.source, mount.path]),
+    ...(input.covers ?? []),
     ...["--chdir", input.cwd],
     ...(input.infoFd === undefined ? [] : ["--info-fd", String(input.infoFd)]),
     "--",

@@ -5,6 +5,7 @@ import { collectProcess, type ProcessTree } from "../bash/collect-process.js"
 import { resolveLinks } from "../local-operations.js"
 import type { ExecOptions, ExecResult } from "../operations.js"
 import { type BwrapInput, bwrapArgs } from "./bwrap-args.js"
+import { dataCovers } from "./data-covers.js"
 import { SandboxPathError } from "./errors.js"
 import type { SandboxUser } from "./options.js"
 import { bwrapMissing } from "./probe.js"
@@ -37,7 +38,8 @@ export async function sandboxExec(
   if (options.signal.aborted) return { exitCode: null, timedOut: false, aborted: true }
   const cwd = await resolveLinks(path.resolve(options.cwd), 0)
   if (!within(cwd, setup.writable)) throw SandboxPathError.outside(options.cwd, cwd, "run", setup.writable)
-  const child = spawn(setup.bwrap, bwrapArgs({ ...setup, cwd, command, infoFd: INFO_FD }), {
+  const covers = await dataCovers(setup.mounts, options.protectedPaths ?? [])
+  const child = spawn(setup.bwrap, bwrapArgs({ ...setup, cwd, command, infoFd: INFO_FD, covers }), {
     cwd: "/",
     // bwrap hands its own environment to the command: built from nothing, not inherited.
     env: setup.env(options.env),
