@@ -8,6 +8,7 @@ import { z } from "zod"
 import { SessionMovedError, Tool } from "../../src/index.js"
 import { SessionMovedError as ExportedHere, PostgresStorage } from "../../src/storage/postgres/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
+import { connectionGate } from "./pg-faults-helpers.js"
 
 const url = process.env.AGENTLOOP_PG_URL
 const suite = url ? describe : describe.skip
@@ -53,11 +54,14 @@ async function until<T>(read: () => Promise<T | undefined>, what: string): Promi
 }
 
 /** A runtime on a fresh schema whose `work` tool does `during(sessionID)` mid-turn. */
-async function turnWith(during: (admin: pg.Client, schema: string, sessionID: string) => Promise<void>) {
+async function turnWith(
+  during: (admin: pg.Client, schema: string, sessionID: string) => Promise<void>,
+  connectionString = url,
+) {
   const schema = `l_${randomBytes(6).toString("hex")}`
   schemas.push(schema)
   const admin = await client()
-  const storage = new PostgresStorage({ connectionString: url, max: 4 }, { schema })
+  const storage = new PostgresStorage({ connectionString, max: 4 }, { schema })
   const work = Tool.define("work", {
     description: "Works",
     parameters: z.object({}),
@@ -106,6 +110,25 @@ suite("a PostgreSQL turn whose session-lock connection drops", () => {
       "the lock to be released",
     )
     await runtime.close()
+  }, 30_000)
+
+  it("waits for a new connection while the server cannot be reached for a moment, then completes", async () => {
+    const target = new URL(url!)
+    const gate = await connectionGate({ host: target.hostname, port: Number(target.port) })
+    const through = new URL(url!)
+    through.port = String(gate.port)
+    const { runtime, prompt } = await turnWith(async (admin, schema, sessionID) => {
+      // New connections wait at the gate: the one that takes the lock again among them.
+      const waiting = gate.hold()
+      await terminateHolder(admin, schema, sessionID)
+      await waiting
+      gate.open()
+    }, through.toString())
+    const turn = await prompt
+    expect(turn.info).not.toHaveProperty("error")
+    expect(turn.text).toBe("Done.")
+    await runtime.close()
+    await gate.close()
   }, 30_000)
 
   it("ends the turn with SessionMovedError when another owner took the session meanwhile", async () => {

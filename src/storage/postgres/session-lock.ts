@@ -1,12 +1,13 @@
 import pg from "pg"
 import type { Lease } from "../../coordination/port.js"
 import { SessionMovedError } from "../../coordination/session-moved-error.js"
+import { StorageError } from "../storage-error.js"
 
 /** Lock connections kept open between runs, so a prompt does not pay for a new connection. */
 const MAX_IDLE = 4
 // A lock whose connection dropped is taken again as the storage retries a call (DEFAULT_RETRY):
-// 8 more attempts, waits doubling from 50 ms up to 2 s, about 6 s in all.
-const RETAKE_ATTEMPTS = 8
+// waits doubling from 50 ms up to 2 s, for about 6 s in all.
+const RETAKE_MS = 6_000
 const RETAKE_FIRST_DELAY_MS = 50
 const RETAKE_MAX_DELAY_MS = 2_000
 
@@ -98,21 +99,25 @@ export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
   /**
    * A held lock. When its connection drops, the lock is taken again on a new connection, without
    * waiting: if another process holds it by then, the session moved there, and the lease is lost
-   * with SessionMovedError; while the server cannot be reached, it is tried again for a few
-   * seconds (as the storage retries its calls), then lost with the connection's error.
+   * with SessionMovedError. While the server cannot be reached it is tried again, up to
+   * RETAKE_MS (as the storage retries its calls), then lost with a StorageError of reason
+   * "connection": past that, another process may have taken the session.
    */
   function holding(first: pg.Client, sessionID: string): Lease {
     const lost = new AbortController()
     let client: pg.Client | undefined = first
     let released = false
     let retaking: Promise<void> | undefined
+    let lastError: unknown
     const onLoss = () => {
       if (released || retaking || lost.signal.aborted || !client) return
       const dropped = client
       watch(dropped, false)
       client = undefined
       void discard(dropped)
+      const deadline = setTimeout(() => lost.abort(unreachable(lastError)), RETAKE_MS)
       retaking = retake().finally(() => {
+        clearTimeout(deadline)
         retaking = undefined
       })
     }
@@ -122,10 +127,10 @@ export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
         else watched.off(event, onLoss)
       }
     }
+    const over = () => released || closed || lost.signal.aborted
 
     async function retake(): Promise<void> {
-      for (let attempt = 1; ; attempt++) {
-        if (released || closed) return
+      for (let attempt = 0; !over(); attempt++) {
         let next: pg.Client | undefined
         try {
           next = await connect()
@@ -135,15 +140,13 @@ export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
             return
           }
         } catch (error) {
+          lastError = error
           if (next) await discard(next)
-          if (attempt > RETAKE_ATTEMPTS) {
-            lost.abort(error)
-            return
-          }
-          await delay(Math.min(RETAKE_MAX_DELAY_MS, RETAKE_FIRST_DELAY_MS * 2 ** (attempt - 1)))
+          await delay(Math.min(RETAKE_MAX_DELAY_MS, RETAKE_FIRST_DELAY_MS * 2 ** attempt))
           continue
         }
-        if (released || closed) return unlock(next, sessionID)
+        // Released, closed or given up meanwhile: what was taken late is let go.
+        if (over()) return unlock(next, sessionID)
         client = next
         watch(next, true)
         return
@@ -156,10 +159,13 @@ export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
       async release() {
         if (released) return
         released = true
-        await retaking
-        if (!client) return
-        watch(client, false)
-        await unlock(client, sessionID)
+        // A retake still on its way unlocks what it takes (see `over`), given up or not.
+        if (retaking && !lost.signal.aborted) await Promise.race([retaking, aborted(lost.signal)])
+        const held = client
+        client = undefined
+        if (!held) return
+        watch(held, false)
+        await unlock(held, sessionID)
       },
     }
   }
@@ -201,6 +207,16 @@ export async function isSessionLocked(pool: pg.Pool, namespace: string, sessionI
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))
+}
+
+/** Why a lock whose connection dropped was given up: the server stayed out of reach. */
+function unreachable(cause: unknown): StorageError {
+  const message = "The session's lock connection dropped and no new one could take the lock again in time"
+  return new StorageError({ reason: "connection", retryable: true, message }, { cause })
 }
 
 const KEEPALIVES =
