@@ -1,4 +1,4 @@
-import { lstat, unlink } from "node:fs/promises"
+import { lchown, lstat, unlink } from "node:fs/promises"
 import path from "node:path"
 import { isTreeEntry } from "../../util/confined-path.js"
 import { isExcluded } from "./exclusions.js"
@@ -49,6 +49,36 @@ async function checkout(context: GitContext, hash: string, files: readonly strin
   // Literal pathspecs: a name holding `*` or `:(` means itself.
   const args = ["--literal-pathspecs", "checkout", hash, "--pathspec-from-file=-", "--pathspec-file-nul"]
   await runGit(context, args, { indexFile, input: joinNul(files) })
+  await giveToOwners(context.workTree, files)
+}
+
+type Owner = { uid: number; gid: number }
+
+/**
+ * As root, git makes what it checks out root's: in a work tree of another user's (a sandbox's,
+ * whose commands run as that user) each file and folder root now owns goes to the owner of the
+ * folder it lies in, so that the user's commands can change what a revert put back. Links on
+ * the way are not followed (git replaced any with folders).
+ */
+async function giveToOwners(workTree: string, files: readonly string[]): Promise<void> {
+  if (process.getuid?.() !== 0) return
+  const owners = new Map<string, Owner>()
+  const root = await lstat(workTree)
+  owners.set("", { uid: root.uid, gid: root.gid })
+  for (const file of files) {
+    const segments = file.split("/")
+    for (let depth = 1; depth <= segments.length; depth++) {
+      const relative = segments.slice(0, depth).join("/")
+      if (owners.has(relative)) continue
+      const parent = owners.get(segments.slice(0, depth - 1).join("/"))!
+      const stats = await lstat(path.join(workTree, relative)).catch(() => undefined)
+      if (!stats) break
+      const owned = stats.uid === 0 && parent.uid !== 0
+      if (owned) await lchown(path.join(workTree, relative), parent.uid, parent.gid)
+      owners.set(relative, owned ? parent : { uid: stats.uid, gid: stats.gid })
+      if (!stats.isDirectory()) break
+    }
+  }
 }
 
 /** Every file the tree `hash` records. */

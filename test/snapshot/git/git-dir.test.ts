@@ -22,6 +22,7 @@ import { GitSnapshot, SnapshotUnavailableError } from "../../../src/snapshot/git
  * on the host that the snapshot neither ran it nor wrote outside the directory.
  */
 
+const NOBODY = 65534
 const roots: string[] = []
 const opened: GitSnapshot[] = []
 afterEach(async () => {
@@ -144,7 +145,7 @@ describe("GitSnapshot's git dir, written by an agent's command", () => {
     const space = await workspace()
     // As root (the case that matters: git refuses "dubious ownership" in some setups), hand every
     // file to nobody; as anyone else, the files stay theirs and the calls must work all the same.
-    const owner = process.getuid?.() === 0 ? 65534 : undefined
+    const owner = process.getuid?.() === 0 ? NOBODY : undefined
     const entries = await readdir(space.directory, { recursive: true })
     if (owner !== undefined)
       for (const entry of ["", ...entries]) await chown(path.join(space.directory, entry), owner, owner)
@@ -155,5 +156,26 @@ describe("GitSnapshot's git dir, written by an agent's command", () => {
     await space.snapshot.revert([patch])
     expect(await readFile(path.join(space.directory, "a.txt"), "utf8")).toBe("one\n")
     expect(await space.snapshot.track()).toBe(space.hash)
+  })
+  it("gives what a revert or restore writes as root to the owner of the folder it lands in", async () => {
+    const space = await workspace()
+    const at = (file: string) => path.join(space.directory, file)
+    await mkdir(at("gone/deep"), { recursive: true })
+    await writeFile(at("gone/deep/y.txt"), "in folders that will go\n")
+    const before = (await space.snapshot.track())!
+    const owner = process.getuid?.() === 0 ? NOBODY : process.getuid!()
+    for (const entry of ["", ...(await readdir(space.directory, { recursive: true }))])
+      if (!entry.startsWith(".agentloop")) await chown(at(entry), owner, owner)
+    await writeFile(at("a.txt"), "two\n")
+    await rm(at("gone"), { recursive: true })
+    const patch = await space.snapshot.patch(before)
+    await space.snapshot.revert([patch])
+    for (const file of ["a.txt", "gone", "gone/deep", "gone/deep/y.txt"])
+      expect([file, (await lstat(at(file))).uid], file).toEqual([file, owner])
+    await writeFile(at("a.txt"), "three\n")
+    await rm(at("gone"), { recursive: true })
+    await space.snapshot.restore(before)
+    for (const file of ["a.txt", "gone", "gone/deep", "gone/deep/y.txt"])
+      expect([file, (await lstat(at(file))).uid], file).toEqual([file, owner])
   })
 })
