@@ -5,6 +5,7 @@ import type { Ruleset } from "../permission/schema.js"
 import { sessionRules } from "../permission/session-rules.js"
 import type { Provider } from "../provider/provider.js"
 import type { Info as SessionInfo } from "../session/info.js"
+import { createLru, type Lru } from "../util/lru.js"
 import { type CompactionTasks, createCompactionTasks } from "./compaction-task.js"
 import type { LoopDeps } from "./loop-deps.js"
 import { MissingProviderError } from "./loop-errors.js"
@@ -21,8 +22,12 @@ export type LoopContext = {
   modelMessages: PromptCache
   /** The system prompt steps send when no hook changes it, built again only when its inputs change. */
   systemPrompts: SystemPrompts
-  /** Sessions whose leftovers from a stopped process were closed (or that this loop ran). */
-  repaired: Set<string>
+  /**
+   * Sessions whose leftovers from a stopped process were closed (or that this loop ran): the
+   * most recent ones only, so that a long-lived runtime does not keep every session it saw. A
+   * session that drops out is checked again on its next read, which finds nothing left to close.
+   */
+  repaired: Lru<string, true>
   /** Sessions whose run storage failed under, with why, until their leftovers are closed. */
   storageFailures: Map<string, string>
   provider(): Provider
@@ -31,7 +36,10 @@ export type LoopContext = {
   rulesFor(session: SessionInfo, agent: AgentInfo): Promise<Ruleset>
 }
 
-export function createLoopContext(deps: LoopDeps): LoopContext {
+/** How many sessions `repaired` keeps. */
+const REPAIRED_LIMIT = 10_000
+
+export function createLoopContext(deps: LoopDeps, limits: { repaired?: number } = {}): LoopContext {
   const provider = () => {
     if (!deps.provider)
       throw new MissingProviderError({ message: "runtime.session.prompt needs createRuntime({ provider })" })
@@ -44,7 +52,7 @@ export function createLoopContext(deps: LoopDeps): LoopContext {
     compaction: createCompactionTasks(deps, call, provider),
     modelMessages: createPromptCache(),
     systemPrompts: createSystemPrompts(),
-    repaired: new Set(),
+    repaired: createLru(limits.repaired ?? REPAIRED_LIMIT),
     storageFailures: new Map(),
     provider,
     agentOf: (name) => getAgent(deps.agents, name),

@@ -1,5 +1,7 @@
 import { z } from "zod"
 import { InvalidInputError, parseInput } from "../error/invalid-input.js"
+import { RuntimeClosedError } from "../error/runtime-closed.js"
+import { AbortedError } from "../message/errors.js"
 import type { User, WithParts } from "../message/info.js"
 import { ModelRef, type Part } from "../message/part.js"
 import { isDefaultTitle } from "../session/title.js"
@@ -93,11 +95,34 @@ export function createIntake(
 
     // Another process may be running the session: its run takes the message in.
     await deps.coordinator?.publish({ type: "prompt", sessionID: session.id, messageID: id })
-    const running = runs.get(session.id)
-    if (running) running.incoming.push(message)
-    else runs.start(session.id)
-    const run = runs.get(session.id)!
+    const run = await joinRun(session.id, message, signal)
     return result(run, session.id, await wait(run, signal), id)
+  }
+
+  /**
+   * The run that answers a stored message: the session's run, or a new one. A run that already
+   * took in its last prompt (it is computing its diff, say) would never read the message: the
+   * message waits for it to end, then starts the next run. A cancel (or the caller's signal)
+   * meanwhile cancels that run before its first step, as it would have cancelled the run joined.
+   */
+  async function joinRun(sessionID: string, message: WithParts, signal?: AbortSignal): Promise<Run> {
+    let cancelled = false
+    for (;;) {
+      const starts = runs.get(sessionID) === undefined
+      const run = runs.join(sessionID, message)
+      if (run) {
+        if (cancelled && starts) run.abort.abort()
+        return run
+      }
+      const queued = waits.enter(sessionID, signal)
+      try {
+        await runs.get(sessionID)?.done.catch(() => undefined)
+      } finally {
+        queued.end()
+      }
+      if (RuntimeClosedError.isInstance(queued.signal.reason)) throw queued.signal.reason
+      cancelled ||= queued.signal.aborted
+    }
   }
 
   function toPart(part: PromptPart, sessionID: string, messageID: string): Part {
@@ -106,15 +131,35 @@ export function createIntake(
     return { ...base, ...part } as Part
   }
 
+  /**
+   * Runs (or joins) the session's run. A loop that waits for a user's shell command to end and is
+   * cancelled meanwhile starts no run: it resolves with the session's latest message (the
+   * command's), as OpenCode resolves a loop queued behind a command.
+   */
   async function loop(sessionID: string): Promise<TurnResult> {
     deps.assertOpen()
     const session = await deps.session.get(sessionID)
     if (!runs.get(session.id)) {
-      await deps.files.cleanup(session.id)
+      const queued = waits.enter(session.id)
+      try {
+        await deps.files.cleanup(session.id)
+      } finally {
+        queued.end()
+      }
+      if (queued.signal.aborted) return cancelledBeforeRun(session.id, queued.signal.reason)
       if (!runs.get(session.id)) runs.start(session.id, { holdForAnswers: true, continueCut: true })
     }
     const run = runs.get(session.id)!
     return result(run, session.id, await wait(run))
+  }
+
+  /** A loop cancelled before its run started: the latest message, or the reason when there is none. */
+  async function cancelledBeforeRun(sessionID: string, reason: unknown): Promise<TurnResult> {
+    if (RuntimeClosedError.isInstance(reason)) throw reason
+    const messages = await deps.storage.listMessages(sessionID)
+    const latest = messages.at(-1)
+    if (!latest) throw reason
+    return turnResult(deps.storage, { answer: latest, messages })
   }
 
   async function compact(input: CompactInput): Promise<TurnResult> {
@@ -122,10 +167,19 @@ export function createIntake(
     const parsed = parseInput("session.compact input", CompactInput, input)
     const session = await deps.session.get(parsed.sessionID)
     if (parsed.model) context.provider().getModel(parsed.model)
-    // A compaction in the middle of a turn would end it: wait until the session is idle.
-    for (let running = runs.get(session.id); running; running = runs.get(session.id))
-      await running.done.catch(() => undefined)
-    await deps.files.cleanup(session.id)
+    // A compaction in the middle of a turn would end it: wait until the session is idle. A
+    // cancel meanwhile cancels the compaction too: it calls no model.
+    const queued = waits.enter(session.id)
+    try {
+      for (let running = runs.get(session.id); running; running = runs.get(session.id))
+        await running.done.catch(() => undefined)
+      await deps.files.cleanup(session.id)
+    } finally {
+      queued.end()
+    }
+    if (RuntimeClosedError.isInstance(queued.signal.reason)) throw queued.signal.reason
+    if (queued.signal.aborted)
+      throw new AbortedError({ message: "The compaction was cancelled before it started" })
     if (!runs.get(session.id)) runs.start(session.id, { compact: { model: parsed.model } })
     const run = runs.get(session.id)!
     return result(run, session.id, await wait(run))

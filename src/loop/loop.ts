@@ -9,6 +9,9 @@ import { createTitles } from "./titles.js"
 
 export type { CompactInput } from "./intake.js"
 
+/** How long `cancel` waits at most for what it cancelled to stop (a killed process to exit). */
+const CANCEL_WAIT_MS = 5_000
+
 /**
  * The prompt loop: stores user messages, and runs one loop per session that calls the model
  * step after step while it asks for tools. Prompts to a busy session join its run. The parts:
@@ -37,6 +40,23 @@ export function createLoop(deps: LoopDeps) {
   const publishCancel = (sessionID: string) =>
     deps.coordinator?.publish({ type: "cancel", sessionID }).catch(() => undefined)
 
+  /**
+   * Resolves once the session's run and its work here have stopped (a killed command's process
+   * tree has gone, its last writes landed), or after CANCEL_WAIT_MS: a wait with no end would
+   * make cancel hang.
+   */
+  async function windDown(sessionID: string): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CANCEL_WAIT_MS)
+    })
+    try {
+      await Promise.race([runs.settled(sessionID), bound])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
   return {
     ...intake,
     resume: runs.resume,
@@ -52,15 +72,17 @@ export function createLoop(deps: LoopDeps) {
       return runs.get(sessionID) !== undefined || (await deps.asks.storedCalls(sessionID)).size > 0
     },
     /**
-     * Cancels the session's run and its prompts not stored yet, in this process or (with a
-     * coordinator) whichever runs it. The abort happens before this returns; the promise rejects
-     * with NotFoundError for a session that does not exist (an idle one is a no-op).
+     * Cancels the session's run, its shell command and its prompts not stored yet, in this
+     * process or (with a coordinator) whichever runs it. The abort happens before this returns;
+     * the promise resolves once what ran here has stopped (the session is idle then), waiting at
+     * most CANCEL_WAIT_MS, and rejects with NotFoundError for a session that does not exist (an
+     * idle one is a no-op).
      */
     cancel(sessionID: string): Promise<void> {
       const id = parseID("sessionID", "session", sessionID)
       if (cancelHere(id)) {
         void publishCancel(id)
-        return Promise.resolve()
+        return windDown(id)
       }
       // Nothing of it runs here: it may run in another process, be idle, or not exist.
       return deps.session.get(id).then(() => {
@@ -77,9 +99,24 @@ export function createLoop(deps: LoopDeps) {
     },
     /**
      * Work on the session outside a run (a user's shell command): like a prompt's wait before its
-     * message is stored, its signal aborts on cancel, stop and close; `end` once it is done.
+     * message is stored, its signal aborts on cancel, stop and close; reads of the session leave
+     * what it writes alone, and a cancel waits for it; it writes once `ready` resolves (what a
+     * stopped process left in the session is closed first); `end` once it is done.
      */
-    enterWork: (sessionID: string) => waits.enter(sessionID),
+    enterWork(sessionID: string): { signal: AbortSignal; ready: Promise<void>; end(): void } {
+      const wait = waits.enter(sessionID)
+      const work = runs.enterWork(sessionID)
+      return {
+        signal: wait.signal,
+        ready: work.ready,
+        end() {
+          wait.end()
+          work.end()
+        },
+      }
+    },
+    /** Forgets what the loop knew of sessions that were removed. */
+    forget: runs.forget,
     /** This process owns the session and runs it now (with a coordinator). */
     runsHere: (sessionID: string) => runs.get(sessionID)?.owned === true,
     takeRemotePrompt: runs.takeRemotePrompt,

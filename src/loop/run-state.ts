@@ -26,6 +26,27 @@ export type RunState = {
   owned?: boolean
   /** The session's messages as the run keeps them, once loaded: the callers' turn results read them. */
   history?: WithParts[]
+  /**
+   * The run looked for joined prompts for the last time and is ending (its turn's diff, its
+   * lease): a prompt now waits for it to end and gets a run of its own (see `takesPrompts`).
+   */
+  closed?: boolean
 }
 
 export type Run = RunState & { done: Promise<WithParts> }
+
+/**
+ * Ends the run's intake when no joined prompt waits to be taken in: called where the run looks at
+ * `incoming` for the last time before it answers, in the same synchronous stretch as its answer,
+ * so that a prompt joins either before (and is answered by this run) or after (and starts its own).
+ */
+export function closeIfNoneJoined(run: RunState): boolean {
+  if (run.incoming.length > 0) return false
+  run.closed = true
+  return true
+}
+
+/** Whether a prompt stored now is still taken in by this run: not once it closed or was cancelled. */
+export function takesPrompts(run: RunState): boolean {
+  return run.closed !== true && !run.abort.signal.aborted
+}

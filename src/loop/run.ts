@@ -5,7 +5,7 @@ import type { LoopContext } from "./context.js"
 import { loadHistory } from "./load-history.js"
 import { repairMessages } from "./repair.js"
 import { resumeToolCall } from "./resume.js"
-import type { Resume, RunState } from "./run-state.js"
+import { closeIfNoneJoined, type Resume, type RunState } from "./run-state.js"
 import { runUntilAnswered } from "./steps.js"
 
 /**
@@ -22,7 +22,7 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
   // A prompt that joined meanwhile moves the session on, whatever still waits.
   if (run.resumes.length > 0) {
     const held = await finishWaitingCalls(context, sessionID, run)
-    if (held && run.incoming.length === 0) return held
+    if (held && closeIfNoneJoined(run)) return held
   }
   // Requests left by this process's own turn that storage failed under wait for no one: their
   // answer was given here and could not be recorded, or their caller is gone. The run moves on.
@@ -30,7 +30,7 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
   if (run.holdForAnswers && !failedHere && run.incoming.length === 0) {
     const waiting = await deps.asks.storedCalls(sessionID)
     const [latest] = waiting.size > 0 ? await deps.storage.listMessages(sessionID, { limit: 1 }) : []
-    if (latest && waitsOn(latest, waiting)) return latest
+    if (latest && waitsOn(latest, waiting) && closeIfNoneJoined(run)) return latest
   }
   // What a stopped process left open is closed before this run reads the history; asks it
   // left waiting are answered "no": this run moves past them.
@@ -39,8 +39,10 @@ export async function executeRun(context: LoopContext, sessionID: string, run: R
   const history = await repairMessages(deps, await loadHistory(deps.storage, sessionID), undefined, why)
   run.history = history
   context.storageFailures.delete(sessionID)
-  context.repaired.add(sessionID)
+  context.repaired.set(sessionID, true)
   try {
+    // Cancelled before its first step (a prompt that waited for the previous run to end): no model call.
+    run.abort.signal.throwIfAborted()
     return await runUntilAnswered(context, sessionID, run, history)
   } catch (error) {
     const user = history.findLast((message) => message.info.role === "user")

@@ -6,7 +6,7 @@ import { finishedSinceCompaction, isFinal, overflowError } from "./exit-rule.js"
 import { NoUserMessageError } from "./loop-errors.js"
 import { wasCut } from "./repair.js"
 import { type RunHistory, trackHistory } from "./run-history.js"
-import type { RunState } from "./run-state.js"
+import { closeIfNoneJoined, type RunState } from "./run-state.js"
 import { step } from "./step.js"
 import { structuredFormat, structuredOutputError, structuredVerdict } from "./structured-output.js"
 import { pendingSubtasks, runSubtask } from "./subtask.js"
@@ -28,7 +28,8 @@ export async function runUntilAnswered(
     if (!latest) throw new NoUserMessageError({ message: `Session ${sessionID} has nothing to compact` })
     // Nothing happened since the last summary: a new one would only restate it.
     const newest = history.at(-1)!
-    if (newest.info.role === "assistant" && isCompletedSummary(newest.info)) return newest
+    if (newest.info.role === "assistant" && isCompletedSummary(newest.info) && closeIfNoneJoined(run))
+      return newest
     const { agent, model } = latest
     const summaryModel = run.compact.model
     tracked.append(
@@ -40,7 +41,7 @@ export async function runUntilAnswered(
     if (run.abort.signal.aborted) return answer
     await context.compaction.prune(sessionID, history)
     // A prompt that joined while prune was writing still needs its answer.
-    if (run.incoming.length === 0) return answer
+    if (closeIfNoneJoined(run)) return answer
   }
 }
 

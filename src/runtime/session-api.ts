@@ -47,6 +47,7 @@ export function createSessionApi(parts: {
       const held = coordinator ? await holdSessions(coordinator, [...tree], loop.cancelAnywhere) : []
       try {
         await sessions.remove(sessionID)
+        loop.forget([...tree])
       } finally {
         await Promise.all(held.map((lease) => lease.release().catch(() => undefined)))
       }

@@ -1,3 +1,5 @@
+import { createLru } from "../util/lru.js"
+
 /** How many message IDs the index keeps: the newest, so that it stays small in a long-lived runtime. */
 const LIMIT = 10_000
 
@@ -8,13 +10,10 @@ const LIMIT = 10_000
  * assertNewMessageID) when it is older.
  */
 export function createMessageOwners() {
-  const owners = new Map<string, string>()
+  const owners = createLru<string, string>(LIMIT)
   return {
     record(messageID: string, sessionID: string): void {
-      if (owners.get(messageID) === sessionID) return
-      owners.delete(messageID)
       owners.set(messageID, sessionID)
-      if (owners.size > LIMIT) owners.delete(owners.keys().next().value!)
     },
     /** The session a recently stored message belongs to; undefined when not seen. */
     ownerOf: (messageID: string): string | undefined => owners.get(messageID),

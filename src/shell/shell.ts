@@ -35,8 +35,11 @@ export type ShellDeps = {
   isBusy(sessionID: string): Promise<boolean>
   /** Makes a revert final before new messages are stored, as a prompt does. */
   cleanup(sessionID: string): Promise<void>
-  /** Work on the session outside a run: its signal aborts on cancel, on remove and on close. */
-  enterWork(sessionID: string): { signal: AbortSignal; end(): void }
+  /**
+   * Work on the session outside a run: its signal aborts on cancel, on remove and on close; reads
+   * of the session do not take its running call for a stopped process's; it writes once `ready`.
+   */
+  enterWork(sessionID: string): { signal: AbortSignal; ready: Promise<void>; end(): void }
   /** Which session a recently stored message belongs to, to check a caller's messageID. */
   ownerOf?: ((messageID: string) => string | undefined) | undefined
 }
@@ -72,6 +75,7 @@ export function createShell(deps: ShellDeps) {
         command,
         messageID,
         signal: work.signal,
+        ready: work.ready,
       })
     } finally {
       work.end()
@@ -87,10 +91,12 @@ export function createShell(deps: ShellDeps) {
       command: string
       messageID: string | undefined
       signal: AbortSignal
+      ready: Promise<void>
     },
   ): Promise<WithParts> {
     const { sessions } = deps
     const { agent, model, command } = at
+    await at.ready
     await deps.cleanup(session.id)
     const ids = { sessionID: session.id, newPartID: sessions.newPartID }
     const userID = at.messageID ?? (await sessions.newMessageID(session.id))
@@ -152,6 +158,7 @@ export function createShell(deps: ShellDeps) {
     deps.status.set(sessionID, { type: "busy" })
     return {
       signal: work.signal,
+      ready: work.ready,
       end() {
         running.delete(sessionID)
         work.end()

@@ -1,0 +1,70 @@
+import type { LoopContext } from "./context.js"
+import { repairSession } from "./repair.js"
+
+/**
+ * Repair before a read: the first read of a session this runtime is not working on closes what a
+ * stopped process left open (see repair.ts). `busyHere` says whether this runtime runs a turn of
+ * the session or a command in it: those are not left over, and what they write is theirs to
+ * close. A repair under way is waited for by what starts in the session (`settled`), so that it
+ * never reads a running turn's or command's first writes as leftovers.
+ */
+export function createReadRepair(context: LoopContext, busyHere: (sessionID: string) => boolean) {
+  const { deps } = context
+  const underWay = new Map<string, Promise<void>>()
+
+  async function repair(sessionID: string): Promise<void> {
+    // What another process is running is not left over: only its owner may close it.
+    const lease = await deps.coordinator?.claim(sessionID, { wait: false })
+    if (deps.coordinator && !lease) return
+    context.repaired.set(sessionID, true)
+    try {
+      const why = context.storageFailures.get(sessionID)
+      await repairSession(deps, sessionID, await deps.asks.storedCalls(sessionID), why)
+      context.storageFailures.delete(sessionID)
+    } catch (error) {
+      context.repaired.delete(sessionID)
+      throw error
+    } finally {
+      await lease?.release().catch(() => undefined)
+    }
+  }
+
+  /** One repair of the session at a time; callers that come meanwhile share it. */
+  function once(sessionID: string): Promise<void> {
+    const current = underWay.get(sessionID)
+    if (current) return current
+    const done = repair(sessionID).finally(() => {
+      if (underWay.get(sessionID) === done) underWay.delete(sessionID)
+    })
+    underWay.set(sessionID, done)
+    return done
+  }
+
+  return {
+    /** Repairs the session unless this runtime works on it or repaired it already. */
+    ifIdle(sessionID: string): Promise<void> {
+      if (busyHere(sessionID) || context.repaired.has(sessionID)) return Promise.resolve()
+      return once(sessionID)
+    },
+    /**
+     * For work about to start in the session outside a run (a shell command), which writes only
+     * once this resolves: repairs what a stopped process left, as a run does before its turn.
+     */
+    beforeWork(sessionID: string): Promise<void> {
+      if (context.repaired.has(sessionID)) return underWay.get(sessionID) ?? Promise.resolve()
+      return once(sessionID)
+    },
+    /** The repair under way in the session, settled either way; undefined when none is. */
+    settled: (sessionID: string): Promise<void> | undefined =>
+      underWay.get(sessionID)?.catch(() => undefined),
+    /** Forgets sessions that were removed: they will never be read again. */
+    forget(sessionIDs: readonly string[]): void {
+      for (const sessionID of sessionIDs) {
+        context.repaired.delete(sessionID)
+        context.storageFailures.delete(sessionID)
+      }
+    },
+  }
+}
+
+export type ReadRepair = ReturnType<typeof createReadRepair>
