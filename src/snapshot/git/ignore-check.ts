@@ -111,7 +111,8 @@ function unchanged(context: GitContext, helper: Helper, files: readonly string[]
 
 /**
  * The excludes file git reads: `core.excludesFile` (from the git dir's config: system and
- * global config are off), else `$XDG_CONFIG_HOME/git/ignore`, else `$HOME/.config/git/ignore`.
+ * global config are off, and guardGitDir leaves none there, so asked only to be sure), else
+ * `$XDG_CONFIG_HOME/git/ignore`, else `$HOME/.config/git/ignore`.
  */
 async function excludesFileOf(context: GitContext): Promise<string | undefined> {
   const args = ["config", "--path", "--get", "core.excludesFile"]
