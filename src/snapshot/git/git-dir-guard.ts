@@ -72,7 +72,8 @@ function folder(file: string): void {
   const stats = statOf(file)
   if (stats?.isDirectory()) return
   if (stats) rmSync(file, { force: true })
-  mkdirSync(file)
+  // Another process on the same git dir may make it first.
+  mkdirSync(file, { recursive: true })
 }
 
 /** Removes the links among a folder's entries (the links themselves, never what they lead to). */
