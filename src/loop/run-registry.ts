@@ -129,9 +129,19 @@ export function createRunRegistry(context: LoopContext) {
       const end = work.enter(sessionID)
       return { ready: repairs.beforeWork(sessionID), end }
     },
-    /** Resolves once the session's run (if any) and its work outside runs have ended. */
+    /**
+     * Resolves once the session's cancelled runs (a prompt that waited for one to end may start
+     * another, cancelled too) and its work outside runs have ended.
+     */
     async settled(sessionID: string): Promise<void> {
-      await Promise.all([runs.get(sessionID)?.done.catch(() => undefined), work.settled(sessionID)])
+      const ended = async () => {
+        for (let run = runs.get(sessionID); run; run = runs.get(sessionID)) {
+          await run.done.catch(() => undefined)
+          const next = runs.get(sessionID)
+          if (next && !next.abort.signal.aborted) return
+        }
+      }
+      await Promise.all([ended(), work.settled(sessionID)])
     },
     /** A prompt another process stored: a run this process owns takes it in at its next step. */
     async takeRemotePrompt(sessionID: string, messageID: string): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { MessageV2, Runtime, Snapshot } from "../../src/index.js"
-import { createTestRuntime, say } from "../../src/testing/index.js"
+import { createCoordinatorHub, createTestRuntime, say } from "../../src/testing/index.js"
 import { fakeSnapshot } from "../snapshot/fake-snapshot.js"
 
 /** A promise and how to settle it, for a step the test holds until it lets it go. */
@@ -146,6 +146,71 @@ describe("a prompt sent as the previous turn ends", () => {
     expect(parentOf(b)).toBe(b.user?.info.id)
     expect(b.text).toBe("two")
     expect([a.user?.info.id, b.user?.info.id]).toContain(parentOf(a))
+    expect(await unanswered(runtime, session.id)).toEqual([])
+  })
+
+  it("is answered as cancelled, calling no model, when a cancel comes while it waits for the run to end", async () => {
+    const { snapshot, state } = slowSnapshot()
+    const { runtime, model } = createTestRuntime({ snapshot, turns: [[say.text("one")], [say.text("two")]] })
+    const session = await runtime.session.create({})
+    state.hold = gate()
+    const first = runtime.session.prompt({ sessionID: session.id, parts: text("first") })
+    await state.entered.opened
+    const second = runtime.session.prompt({ sessionID: session.id, parts: text("second") })
+    await until(async () => (await runtime.session.messages(session.id)).length === 3)
+    await drain()
+
+    const cancelled = runtime.session.cancel(session.id)
+    state.hold.open()
+    state.hold = undefined
+    await cancelled
+    const [a, b] = await Promise.all([first, second])
+
+    expect(a.text).toBe("one")
+    expect(b.finish.reason).toBe("aborted")
+    expect(parentOf(b)).toBe(b.user?.info.id)
+    expect(model.calls).toHaveLength(1)
+    expect(await unanswered(runtime, session.id)).toEqual([])
+    await until(() => runtime.session.status(session.id).type === "idle")
+  })
+
+  it("is answered when it arrives while the run releases its lease (with a coordinator)", async () => {
+    const hub = createCoordinatorHub().coordinator()
+    const release: { hold?: ReturnType<typeof gate>; entered: ReturnType<typeof gate> } = { entered: gate() }
+    const coordinator: typeof hub = {
+      ...hub,
+      async claim(sessionID, options) {
+        const lease = await hub.claim(sessionID, options)
+        if (!lease) return lease
+        return {
+          lost: lease.lost,
+          async release() {
+            const held = release.hold
+            if (held) {
+              release.entered.open()
+              await held.opened
+            }
+            await lease.release()
+          },
+        }
+      },
+    }
+    const { runtime } = createTestRuntime({ coordinator, turns: [[say.text("one")], [say.text("two")]] })
+    const session = await runtime.session.create({})
+    release.hold = gate()
+    const first = runtime.session.prompt({ sessionID: session.id, parts: text("first") })
+    await release.entered.opened
+
+    const second = runtime.session.prompt({ sessionID: session.id, parts: text("second") })
+    await until(async () => (await runtime.session.messages(session.id)).length === 3)
+    await drain()
+    release.hold.open()
+    release.hold = undefined
+    const [a, b] = await Promise.all([first, second])
+
+    expect(parentOf(a)).toBe(a.user?.info.id)
+    expect(b.text).toBe("two")
+    expect(parentOf(b)).toBe(b.user?.info.id)
     expect(await unanswered(runtime, session.id)).toEqual([])
   })
 })
