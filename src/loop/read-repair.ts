@@ -43,7 +43,9 @@ export function createReadRepair(context: LoopContext, busyHere: (sessionID: str
   return {
     /** Repairs the session unless this runtime works on it or repaired it already. */
     ifIdle(sessionID: string): Promise<void> {
-      if (busyHere(sessionID) || context.repaired.has(sessionID)) return Promise.resolve()
+      if (busyHere(sessionID)) return Promise.resolve()
+      // A reader that comes while the repair is under way reads once it is done.
+      if (context.repaired.has(sessionID)) return underWay.get(sessionID) ?? Promise.resolve()
       return once(sessionID)
     },
     /**

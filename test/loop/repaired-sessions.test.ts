@@ -87,6 +87,44 @@ describe("the sessions a runtime repaired", () => {
   })
 })
 
+describe("a read while another read repairs the session", () => {
+  it("waits for that repair, and reads the session repaired", async () => {
+    const { storage, runs } = setup(3)
+    const { session, answer } = await crashedSession(storage)
+    const list = storage.listMessages.bind(storage)
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let entered!: () => void
+    const listing = new Promise<void>((resolve) => {
+      entered = resolve
+    })
+    storage.listMessages = async (...args: Parameters<typeof list>) => {
+      entered()
+      await held
+      return list(...args)
+    }
+
+    const first = runs.repairIfIdle(session.id)
+    await listing
+    let secondDone = false
+    const second = runs.repairIfIdle(session.id).then(() => {
+      secondDone = true
+    })
+    await new Promise((resolve) => setImmediate(resolve))
+    const doneBeforeRepair = secondDone
+    release()
+    await Promise.all([first, second])
+
+    expect(doneBeforeRepair).toBe(false)
+    expect((await list(session.id)).at(-1)?.info).toMatchObject({
+      id: answer.id,
+      error: { name: "AbortedError" },
+    })
+  })
+})
+
 describe("createLru", () => {
   it("keeps the newest entries, a read making an entry the newest", () => {
     const lru = createLru<string, number>(2)
