@@ -29,14 +29,21 @@ export {
   type SerializedError,
 } from "./error/index.js"
 export { Identifier } from "./id/index.js"
-export type { RefusedBy, TurnFinish, TurnResult, TurnUsage } from "./loop/turn-result.js"
+export type { LoopResult, RefusedBy, TurnFinish, TurnResult, TurnUsage } from "./loop/turn-result.js"
 export { MessageV2 } from "./message/index.js"
 export { Permission } from "./permission/index.js"
 export { SessionProcessor } from "./processor/index.js"
 export { Provider } from "./provider/index.js"
+export type { Logger } from "./provider/logger.js"
 export { createProvider } from "./provider/provider.js"
 export { Question } from "./question/index.js"
-export { type CloseOptions, createRuntime, type Runtime, type RuntimeOptions } from "./runtime.js"
+export {
+  type AgentOptions,
+  type CloseOptions,
+  createRuntime,
+  type Runtime,
+  type RuntimeOptions,
+} from "./runtime.js"
 export { Session } from "./session/index.js"
 export { ShellUnavailableError } from "./shell/errors.js"
 export { SnapshotUnavailableError } from "./snapshot/errors.js"

@@ -8,9 +8,10 @@ import type { Coordinator } from "./coordination/port.js"
 import type { Hooks } from "./loop/hooks.js"
 import { RetryOptions, type RetryOptionsInput } from "./loop/retry.js"
 import type { ApprovalScope } from "./permission/approvals.js"
-import { Ruleset } from "./permission/schema.js"
+import { type Rule, Ruleset } from "./permission/schema.js"
 import type { PermissionHandler } from "./permission/service.js"
 import { ModelInput } from "./provider/from-options.js"
+import type { Logger } from "./provider/logger.js"
 import type { Provider } from "./provider/provider.js"
 import type { QuestionHandler } from "./question/service.js"
 import type { Snapshot } from "./snapshot/port.js"
@@ -20,6 +21,12 @@ import type { AITool } from "./tool/from-ai.js"
 import type { Info as ToolInfo } from "./tool/tool.js"
 import type { ToolErrorHandler } from "./tool/tool-error.js"
 import { withOwnNames } from "./util/own-names.js"
+
+/**
+ * An agent as `createRuntime({ agents })` takes it: any of Agent.Info's fields, overriding a
+ * built-in agent's or the defaults of a new one. Its rules may be a readonly array (`as const`).
+ */
+export type AgentOptions = Partial<Omit<AgentInfo, "permission">> & { permission?: readonly Rule[] }
 
 /**
  * What `createRuntime` takes: the models, the storage, tools, agents, permission rules, handlers
@@ -39,7 +46,7 @@ export type RuntimeOptions = {
    */
   model?: ModelInput
   /** Several models, as `model`; the first is the default. Not with `model`. */
-  models?: ModelInput[]
+  models?: readonly ModelInput[]
   /** The model for titles (with `model` / `models`), as `model`. Default: none, so no titles unless `titles: true`. */
   smallModel?: ModelInput
   /**
@@ -47,20 +54,20 @@ export type RuntimeOptions = {
    * `ToolSet` (`{ weather: tool({...}) }`, an MCP client's `tools()`) is taken as
    * `Tool.fromAISet(set)`: each tool named by its key, asking its own permission.
    */
-  tools?: ToolInfo[] | Record<string, AITool>
+  tools?: readonly ToolInfo[] | Record<string, AITool>
   /** Overrides of the built-in agents, or new agents, by name. */
-  agents?: Record<string, Partial<AgentInfo>>
+  agents?: Record<string, AgentOptions>
   /** The agent a prompt runs with when it names none. Default "build". */
   defaultAgent?: string
   /** Rules appended after every agent's own rules (a session's own rules come last). */
-  permission?: Ruleset
+  permission?: readonly Rule[]
   /**
    * Records each step's file changes (patch parts), for session.diff and session.revert; see
    * GitSnapshot in agentloop-sdk/snapshot/git. Default: none.
    */
   snapshot?: Snapshot
-  /** Extra system prompt text, after the agent's prompt and the environment. */
-  instructions?: string[]
+  /** Extra system prompt text, after the agent's prompt and the environment: one text, or several. */
+  instructions?: string | readonly string[]
   /** Slash commands by name, run with runtime.session.command (docs/commands.md). */
   commands?: Record<string, CommandInfo>
   /** Retries of failed model calls: attempts (default 8) and the longest wait (default 5 minutes). */
@@ -74,7 +81,7 @@ export type RuntimeOptions = {
    * Summary compaction and pruning: `auto` (default true), `prune` (default false), `reserved`,
    * `tailTurns` (default 2), `preserveRecentTokens`, `protectedTools`. See docs/compaction.md.
    */
-  compaction?: CompactionConfigInput
+  compaction?: Omit<CompactionConfigInput, "protectedTools"> & { protectedTools?: readonly string[] }
   /** Whether the working directory is a git repository, for the system prompt (with `environment: "workspace"`). */
   git?: boolean
   /**
@@ -133,6 +140,11 @@ export type RuntimeOptions = {
   nonInteractive?: "deny" | "allow"
   /** What an "always" approval covers: the session and its children (default), or every session. */
   approvalScope?: ApprovalScope
+  /**
+   * Gets the runtime's warnings (a model the catalogue does not know, once per model), which a
+   * CLI's user should not see unless the host says so. Default: console.warn.
+   */
+  logger?: Logger
   /** Called when an event listener throws. Default: console.error. */
   onListenerError?: (error: unknown, event: Event) => void
   /**
@@ -179,7 +191,7 @@ export const Options = z.strictObject({
       { message: `expected a Snapshot (${SNAPSHOT_METHODS.join(", ")})` },
     )
     .optional(),
-  instructions: z.array(z.string()).optional(),
+  instructions: z.union([z.string().transform((text) => [text]), z.array(z.string())]).optional(),
   // Each command is checked by the command runner, which names the command in its errors.
   commands: withOwnNames(z.record(z.string(), z.unknown())).optional(),
   retry: RetryOptions.optional(),
@@ -283,6 +295,11 @@ export const Options = z.strictObject({
           message: "expected an OpenTelemetry Tracer (startSpan)",
         })
         .optional(),
+    })
+    .optional(),
+  logger: z
+    .custom<Logger>((value) => isFunction((value as Record<string, unknown> | null)?.warn), {
+      message: "expected a logger ({ warn(message) })",
     })
     .optional(),
   onListenerError: z

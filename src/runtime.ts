@@ -30,7 +30,7 @@ import { createTodos } from "./todo/todos.js"
 
 export type { CloseOptions } from "./runtime/lifecycle.js"
 export type { Runtime } from "./runtime/types.js"
-export type { RuntimeOptions } from "./runtime-options.js"
+export type { AgentOptions, RuntimeOptions } from "./runtime-options.js"
 
 /** The composition root: everything stateful belongs to the runtime it returns. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {

@@ -14,7 +14,7 @@ import { PromptInput, type PromptInput as PromptInputType, type PromptPart } fro
 import type { RunRegistry } from "./run-registry.js"
 import type { Run } from "./run-state.js"
 import { formatSchema } from "./structured-output.js"
-import { type TurnResult, turnResult } from "./turn-result.js"
+import { type LoopResult, promptTurn, type TurnResult, turnResult } from "./turn-result.js"
 
 const CompactInput = z.strictObject({ sessionID: z.string(), model: ModelRef.optional() })
 export type CompactInput = z.input<typeof CompactInput>
@@ -91,12 +91,13 @@ export function createIntake(
     await deps.session.saveMessage(message)
     await deps.session.touch(session.id)
     if (!session.parentID && isDefaultTitle(session.title)) titles.start(session.id, message)
-    if (parsed.noReply) return turnResult(deps.storage, { answer: message, messages: [message] })
+    if (parsed.noReply)
+      return promptTurn(await turnResult(deps.storage, { answer: message, messages: [message] }), message)
 
     // Another process may be running the session: its run takes the message in.
     await deps.coordinator?.publish({ type: "prompt", sessionID: session.id, messageID: id })
     const run = await joinRun(session.id, message, signal)
-    return result(run, session.id, await wait(run, signal), id)
+    return promptTurn(await result(run, session.id, await wait(run, signal), id), message)
   }
 
   /**
@@ -136,7 +137,7 @@ export function createIntake(
    * cancelled meanwhile starts no run: it resolves with the session's latest message (the
    * command's), as OpenCode resolves a loop queued behind a command.
    */
-  async function loop(sessionID: string): Promise<TurnResult> {
+  async function loop(sessionID: string): Promise<LoopResult> {
     deps.assertOpen()
     const session = await deps.session.get(sessionID)
     if (!runs.get(session.id)) {
@@ -154,7 +155,7 @@ export function createIntake(
   }
 
   /** A loop cancelled before its run started: the latest message, or the reason when there is none. */
-  async function cancelledBeforeRun(sessionID: string, reason: unknown): Promise<TurnResult> {
+  async function cancelledBeforeRun(sessionID: string, reason: unknown): Promise<LoopResult> {
     if (RuntimeClosedError.isInstance(reason)) throw reason
     const messages = await deps.storage.listMessages(sessionID)
     const latest = messages.at(-1)
@@ -162,7 +163,7 @@ export function createIntake(
     return turnResult(deps.storage, { answer: latest, messages })
   }
 
-  async function compact(input: CompactInput): Promise<TurnResult> {
+  async function compact(input: CompactInput): Promise<LoopResult> {
     deps.assertOpen()
     const parsed = parseInput("session.compact input", CompactInput, input)
     const session = await deps.session.get(parsed.sessionID)
@@ -195,7 +196,7 @@ export function createIntake(
     sessionID: string,
     answer: WithParts,
     userID?: string,
-  ): Promise<TurnResult> {
+  ): Promise<LoopResult> {
     const messages = run.history ?? (await deps.storage.listMessages(sessionID))
     const user = (
       userID

@@ -32,8 +32,8 @@ export type TurnUsage = Totals & { costUnknown?: boolean }
  */
 export type TurnResult = WithParts & {
   sessionID: string
-  /** The user message the turn answers; undefined when the session has none. */
-  user: WithParts | undefined
+  /** The user message the turn answers: the prompt's own. */
+  user: WithParts
   steps: WithParts[]
   /** The final message's text parts, joined. */
   text: string
@@ -45,6 +45,13 @@ export type TurnResult = WithParts & {
   /** The structured answer of a prompt with `format: { type: "json_schema" }`. */
   structured?: unknown
 }
+
+/**
+ * What `session.loop` and `session.compact` resolve with: a TurnResult whose user message is the
+ * session's latest, undefined when the history the run ended with holds none (a loop has no
+ * prompt of its own to fall back on).
+ */
+export type LoopResult = Omit<TurnResult, "user"> & { user: WithParts | undefined }
 
 type TurnInput = {
   /** The message the run resolved with: the final step, or the user message of a `noReply` prompt. */
@@ -58,7 +65,7 @@ type TurnInput = {
 }
 
 /** What the turn that ended with `answer` did, for the caller waiting on `userID`. */
-export async function turnResult(storage: Storage, input: TurnInput): Promise<TurnResult> {
+export async function turnResult(storage: Storage, input: TurnInput): Promise<LoopResult> {
   const { answer, messages } = input
   const at = input.userID
     ? messages.findIndex((message) => message.info.id === input.userID)
@@ -83,6 +90,14 @@ export async function turnResult(storage: Storage, input: TurnInput): Promise<Tu
     subagents: await subagentUsage(storage, toolCalls),
     ...(final.role === "assistant" && final.structured !== undefined ? { structured: final.structured } : {}),
   }
+}
+
+/**
+ * A prompt's turn: its user message is the prompt's own, also when the messages the run ended
+ * with no longer show it (then the turn is known by its answer alone, as turnResult says).
+ */
+export function promptTurn(result: LoopResult, prompt: WithParts): TurnResult {
+  return { ...result, user: result.user ?? prompt }
 }
 
 /** A message's text parts, joined: what the model answered, less the parts left out of view. */

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
 import type { ModelRef } from "../message/part.js"
+import type { Logger } from "./logger.js"
 import { createProvider, type Provider } from "./provider.js"
 import { type LanguageModelObject, modelRefOf } from "./provider-id.js"
 import { ModelInfoOverride, resolveModelInfo, warnUnknownModel } from "./resolve-info.js"
@@ -32,8 +33,10 @@ export type ModelInput = z.input<typeof ModelInput>
 export type ModelOptions = {
   provider?: Provider | undefined
   model?: ModelInput | undefined
-  models?: ModelInput[] | undefined
+  models?: readonly ModelInput[] | undefined
   smallModel?: ModelInput | undefined
+  /** Gets the warning about a model the catalogue does not know; default console. */
+  logger?: Logger | undefined
 }
 
 /**
@@ -66,7 +69,7 @@ export function providerFromOptions(options: ModelOptions): Provider | undefined
     default: refOf(first),
     ...(small ? { small: refOf(small) } : {}),
   })
-  for (const entry of entries) if (entry.unpriced) warnUnknownModel(entry)
+  for (const entry of entries) if (entry.unpriced) warnUnknownModel(entry, options.logger)
   return provider
 }
 

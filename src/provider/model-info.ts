@@ -6,7 +6,8 @@ const Price = z.number().nonnegative()
 const Prices = z.object({
   input: Price,
   output: Price,
-  cache: z.object({ read: Price, write: Price }),
+  /** Prompt caching's prices; a model without prompt caching may leave them out (0). */
+  cache: z.object({ read: Price, write: Price }).default({ read: 0, write: 0 }),
 })
 
 const TokenCount = z.number().int().nonnegative()
@@ -48,3 +49,5 @@ export const ModelInfo = z.object({
   }),
 })
 export type ModelInfo = z.infer<typeof ModelInfo>
+/** ModelInfo as a host writes it (`createProvider`'s `info`): `cost.cache` may be left out. */
+export type ModelInfoInput = z.input<typeof ModelInfo>

@@ -1,7 +1,7 @@
 export { catalogueInfo, catalogueSource } from "./catalogue.js"
 export { UnknownModelError } from "./errors.js"
 export { ModelInput } from "./from-options.js"
-export { ModelInfo } from "./model-info.js"
+export { ModelInfo, type ModelInfoInput } from "./model-info.js"
 export { ModelsDevModel, modelInfoFromModelsDev } from "./models-dev.js"
 export { createProvider, type Model, type Provider, ProviderOptions } from "./provider.js"
 export { type LanguageModelObject, modelRefOf, providerIDOf } from "./provider-id.js"

@@ -3,6 +3,7 @@ import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
 import { ModelRef } from "../message/part.js"
 import { UnknownModelError } from "./errors.js"
+import type { Logger } from "./logger.js"
 import { ModelInfo } from "./model-info.js"
 import { resolveModelInfo, warnUnknownModel } from "./resolve-info.js"
 
@@ -53,9 +54,15 @@ const Entry = z.object({
  */
 export const ProviderOptions = z
   .object({
-    models: z.array(Entry).min(1),
+    models: z.array(Entry).min(1).readonly(),
     default: ModelRef,
     small: ModelRef.optional(),
+    /** Gets the warning about a model without info that the catalogue does not know; default console. */
+    logger: z
+      .custom<Logger>((value) => typeof (value as Partial<Logger> | null)?.warn === "function", {
+        message: "expected a logger ({ warn(message) })",
+      })
+      .optional(),
   })
   .superRefine((options, ctx) => {
     const seen = new Set<string>()
@@ -102,7 +109,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const models = new Map<string, Model>(
     parsed.models.map((entry) => [
       idOf(entry),
-      { language: entry.language, info: entry.info ?? infoOf(entry) },
+      { language: entry.language, info: entry.info ?? infoOf(entry, parsed.logger) },
     ]),
   )
   const known = parsed.models.map(nameOf)
@@ -142,9 +149,9 @@ function wellFormed(ref: unknown): ModelRef | undefined {
   return { providerID, modelID }
 }
 
-function infoOf(ref: ModelRef): ModelInfo {
+function infoOf(ref: ModelRef, logger: Logger | undefined): ModelInfo {
   const { info, unpriced } = resolveModelInfo(ref)
-  if (unpriced) warnUnknownModel(ref)
+  if (unpriced) warnUnknownModel(ref, logger)
   return info
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import type { ModelRef } from "../message/part.js"
 import { assumedCapabilities, catalogueInfo, catalogueSource } from "./catalogue.js"
+import { consoleLogger, type Logger } from "./logger.js"
 import { ModelInfo } from "./model-info.js"
 
 /**
@@ -34,7 +35,8 @@ export function resolveModelInfo(
     capabilities: assumedCapabilities(ref),
   }
   const limit = override.limit ?? base.limit
-  const cost = override.cost ?? base.cost
+  // As given, `cost` may leave out the cache prices, which are then 0.
+  const cost = override.cost === undefined ? base.cost : ModelInfo.shape.cost.parse(override.cost)
   const info: ModelInfo = {
     providerID: override.providerID ?? base.providerID,
     id: override.id ?? base.id,
@@ -47,8 +49,8 @@ export function resolveModelInfo(
 }
 
 /** Says, once per resolved model, that the catalogue does not know it and what follows. */
-export function warnUnknownModel(ref: ModelRef): void {
-  console.warn(
+export function warnUnknownModel(ref: ModelRef, logger: Logger = consoleLogger): void {
+  logger.warn(
     `agentloop: the model ${ref.providerID}/${ref.modelID} is not in the model catalogue ` +
       `(${catalogueSource.package} ${catalogueSource.version}): its cost is recorded as unknown ` +
       "(costUnknown) and compaction waits for the provider's context-overflow error. " +

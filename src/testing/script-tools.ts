@@ -4,7 +4,7 @@ import type { AITool } from "../tool/from-ai.js"
 import type { Info as ToolInfo } from "../tool/tool.js"
 
 /** The tools a script can be typed from: `Tool.define` tools, or an AI SDK tool set (`{ name: tool }`). */
-export type ScriptTools = ToolInfo[] | Record<string, AITool>
+export type ScriptTools = readonly ToolInfo[] | Record<string, AITool>
 
 /** What a scripted call carries besides the tool and its input. */
 export type ToolCallOptions = {

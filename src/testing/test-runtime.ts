@@ -1,4 +1,4 @@
-import type { ModelInfo } from "../provider/model-info.js"
+import type { ModelInfo, ModelInfoInput } from "../provider/model-info.js"
 import { createProvider, type Provider } from "../provider/provider.js"
 import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.js"
 import { MemoryStorage } from "../storage/memory.js"
@@ -31,7 +31,7 @@ export type TestRuntimeOptions<Tools extends ScriptTools | undefined = ScriptToo
    */
   small?: ScriptedModel
   /** Overrides of the scripted model's info (limits, prices, capabilities). */
-  modelInfo?: Partial<Omit<ModelInfo, "providerID" | "id">>
+  modelInfo?: Partial<Omit<ModelInfoInput, "providerID" | "id">>
 }
 
 /** The scripted model's info: a 200K window and Sonnet-like prices, so cost assertions have round numbers. */
@@ -70,7 +70,7 @@ export function createTestRuntime<Tools extends ScriptTools | undefined = undefi
     given ?? scriptedModel(script, { knownTools: (name) => runtime.tools.get(name) !== undefined })
   const small =
     givenSmall ?? scriptedModel([], { modelId: "scripted-small", fallback: [say.text("Test session")] })
-  const info: ModelInfo = { ...testModelInfo, ...modelInfo }
+  const info: ModelInfoInput = { ...testModelInfo, ...modelInfo }
   const ref = { providerID: info.providerID, modelID: info.id }
   const smallRef = { providerID: info.providerID, modelID: "scripted-small" }
   const provider = createProvider({
