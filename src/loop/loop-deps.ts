@@ -36,7 +36,7 @@ export type LoopDeps = {
   /** File history around runs: a revert made final before new work, each turn's diff after it. */
   files: {
     cleanup(sessionID: string): Promise<void>
-    summarize(sessionID: string): Promise<void>
+    summarize(sessionID: string, userID?: string): Promise<void>
   }
   status: StatusRegistry
   retry: RetryOptions

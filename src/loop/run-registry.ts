@@ -40,7 +40,8 @@ export function createRunRegistry(context: LoopContext) {
         async (answer) => {
           // The turn's diff is a view of what the snapshots recorded: it can be had again from
           // session.diff, so a failure to compute it does not fail the turn.
-          await deps.files.summarize(sessionID).catch(() => undefined)
+          const userID = answer.info.role === "assistant" ? answer.info.parentID : undefined
+          await deps.files.summarize(sessionID, userID).catch(() => undefined)
           return answer
         },
         storageFailed(sessionID, state),

@@ -47,13 +47,17 @@ export function createSummary(deps: FileHistoryDeps) {
   /**
    * After a turn: the user message gets what its turn changed, the session its totals, and
    * `session.diff` is published. Nothing happens when no step of the turn recorded snapshots.
+   * `userID` is the message the turn answered: a prompt stored as the run ended is newer, and
+   * has no steps yet. Without it, the latest user message.
    */
-  async function summarize(sessionID: string): Promise<void> {
+  async function summarize(sessionID: string, userID?: string): Promise<void> {
     if (!deps.snapshot) return
     const session = await storage.getSession(sessionID)
     if (!session) return
     const messages = await storage.listMessages(sessionID)
-    const user = messages.findLast((message) => message.info.role === "user")
+    const user =
+      messages.find((message) => message.info.role === "user" && message.info.id === userID) ??
+      messages.findLast((message) => message.info.role === "user")
     if (!user) return
     const turn = turnOf(messages, user.info.id)
     if (!snapshotRange(turn)) return

@@ -214,3 +214,25 @@ describe("a prompt sent as the previous turn ends", () => {
     expect(await unanswered(runtime, session.id)).toEqual([])
   })
 })
+
+describe("the turn's diff when a prompt is stored as the run ends", () => {
+  it("goes on the user message the run answered, not on the prompt stored after its answer", async () => {
+    const { snapshot } = slowSnapshot()
+    const { runtime } = createTestRuntime({ snapshot, turns: [[say.text("one")], [say.text("two")]] })
+    const session = await runtime.session.create({})
+    let second: ReturnType<typeof runtime.session.prompt> | undefined
+    const stop = runtime.events.on("message.updated", ({ properties: { info } }) => {
+      if (info.role === "assistant" && info.finish === "stop" && info.time.completed)
+        second ??= runtime.session.prompt({ sessionID: session.id, parts: text("second") })
+    })
+
+    const a = await runtime.session.prompt({ sessionID: session.id, parts: text("first") })
+    await until(() => second !== undefined)
+    const b = await second!
+    stop()
+
+    const users = (await runtime.session.messages(session.id)).filter((message) => message.info.role === "user")
+    expect(users.map((message) => message.info.id)).toEqual([a.user.info.id, b.user.info.id])
+    for (const user of users) expect(user.info.role === "user" && user.info.summary).toEqual({ diffs: [] })
+  })
+})
