@@ -231,7 +231,9 @@ describe("the turn's diff when a prompt is stored as the run ends", () => {
     const b = await second!
     stop()
 
-    const users = (await runtime.session.messages(session.id)).filter((message) => message.info.role === "user")
+    const users = (await runtime.session.messages(session.id)).filter(
+      (message) => message.info.role === "user",
+    )
     expect(users.map((message) => message.info.id)).toEqual([a.user.info.id, b.user.info.id])
     for (const user of users) expect(user.info.role === "user" && user.info.summary).toEqual({ diffs: [] })
   })
