@@ -1,40 +1,12 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { z } from "zod"
-import { type Event, type MessageV2, Tool } from "../../src/index.js"
-import { createTestRuntime, say, type TestRuntimeOptions } from "../../src/testing/index.js"
-import { codingTools } from "../../src/tools/index.js"
+import { type MessageV2, Tool } from "../../src/index.js"
+import { say } from "../../src/testing/index.js"
+import { bashRunning, shellSetup } from "./helpers.js"
 
-const directories: string[] = []
-
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true })
-})
-
-async function setup(options: TestRuntimeOptions = {}) {
-  const directory = await mkdtemp(join(tmpdir(), "agentloop-shell-cancel-"))
-  directories.push(directory)
-  const test = createTestRuntime({ directory, tools: codingTools({ directory }), ...options })
-  const events: Event[] = []
-  test.runtime.events.onAny((event) => {
-    events.push(event)
-  })
-  const session = await test.runtime.session.create({ title: "shell" })
-  return { ...test, directory, events, session }
-}
-
-/** Resolves once a bash part of the session is stored as running. */
-function bashRunning(runtime: ReturnType<typeof createTestRuntime>["runtime"]): Promise<MessageV2.ToolPart> {
-  return new Promise((resolve) => {
-    const stop = runtime.events.on("message.part.updated", ({ properties: { part } }) => {
-      if (part.type !== "tool" || part.tool !== "bash" || part.state.status !== "running") return
-      stop()
-      resolve(part)
-    })
-  })
-}
+const { setup } = shellSetup("agentloop-shell-cancel-")
 
 function toolPart(message: MessageV2.WithParts): MessageV2.ToolPart {
   const part = message.parts.find((candidate) => candidate.type === "tool")

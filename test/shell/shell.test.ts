@@ -1,11 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
+import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { Agent } from "../../src/agent/index.js"
 import {
-  type Event,
   Identifier,
   InvalidInputError,
   type MessageV2,
@@ -15,38 +13,12 @@ import {
   ShellUnavailableError,
   Tool,
 } from "../../src/index.js"
-import { createTestRuntime, say, type TestRuntimeOptions } from "../../src/testing/index.js"
+import { createTestRuntime, say } from "../../src/testing/index.js"
 import { codingTools } from "../../src/tools/index.js"
+import { bashRunning, shellSetup } from "./helpers.js"
 
 const SYNTHETIC = "The following tool was executed by the user"
-const directories: string[] = []
-
-afterEach(async () => {
-  for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true })
-})
-
-async function setup(options: TestRuntimeOptions = {}) {
-  const directory = await mkdtemp(join(tmpdir(), "agentloop-shell-"))
-  directories.push(directory)
-  const test = createTestRuntime({ directory, tools: codingTools({ directory }), ...options })
-  const events: Event[] = []
-  test.runtime.events.onAny((event) => {
-    events.push(event)
-  })
-  const session = await test.runtime.session.create({ title: "shell" })
-  return { ...test, directory, events, session }
-}
-
-/** Resolves once a bash part of the session is stored as running. */
-function bashRunning(runtime: ReturnType<typeof createTestRuntime>["runtime"]): Promise<MessageV2.ToolPart> {
-  return new Promise((resolve) => {
-    const stop = runtime.events.on("message.part.updated", ({ properties: { part } }) => {
-      if (part.type !== "tool" || part.tool !== "bash" || part.state.status !== "running") return
-      stop()
-      resolve(part)
-    })
-  })
-}
+const { setup, makeDirectory } = shellSetup("agentloop-shell-")
 
 function toolPart(message: MessageV2.WithParts): MessageV2.ToolPart {
   const [part] = message.parts
@@ -162,8 +134,7 @@ describe("runtime.session.shell", () => {
         return "ok"
       },
     })
-    const directory = await mkdtemp(join(tmpdir(), "agentloop-shell-"))
-    directories.push(directory)
+    const directory = await makeDirectory()
     const { runtime } = createTestRuntime({
       directory,
       tools: [...codingTools({ directory }), wait],
