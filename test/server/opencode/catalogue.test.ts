@@ -63,7 +63,7 @@ describe("what `opencode attach` reads at start", () => {
       }
     }
     expect(failures).toEqual([])
-  })
+  }, 30_000)
 })
 
 describe("catalogue reads through OpenCode's SDK clients", () => {

@@ -42,7 +42,7 @@ describe("GitSnapshot under concurrency", () => {
     expect((await readdir(path.join(dataDir, gitDir!))).filter((name) => name.startsWith("index"))).toEqual([
       "index",
     ])
-  })
+  }, 30_000)
 
   it("runs the calls made on one instance in the order they were made", async () => {
     const { directory, dataDir } = await tempDirectory()

@@ -106,7 +106,7 @@ describe.runIf(bwrapInstalled)("a scripted agent's bash in the sandbox", () => {
     expect(results.at(-1)!.text).toBe("42\nbuild.sh\ndist/out\n")
     expect(await readFile(join(other, "secret.txt"), "utf8")).toBe("other session's secret")
     expect(processesWith(marker)).toEqual([])
-  })
+  }, 30_000)
 
   it("does its file work inside the sandbox and refuses a link that points out", async () => {
     await writeFile(join(project, "app.ts"), "export const answer = 1\n")
@@ -139,5 +139,5 @@ describe.runIf(bwrapInstalled)("a scripted agent's bash in the sandbox", () => {
     expect(results[7]).toMatchObject({ status: "error" })
     expect(results[7]!.text).toContain("outside the sandbox")
     expect(await readFile(join(other, "secret.txt"), "utf8")).toBe("other session's secret")
-  })
+  }, 30_000)
 })
