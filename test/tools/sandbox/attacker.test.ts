@@ -1,17 +1,16 @@
 // Escapes an attacker would try from a scripted agent's real bash tool in the sandbox, the agent
 // running as root and as nobody, each judged on the host (issue 41, item 1).
-import { spawn } from "node:child_process"
 import { closeSync, openSync } from "node:fs"
 import { chmod, chown, lstat, readFile, writeFile } from "node:fs/promises"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { NOBODY, runAgentProcess } from "../../setup/agent-process.js"
 import { PROCESS_LIMIT } from "./attacker-agent.js"
 import { bwrapInstalled, tempDirs } from "./helpers.js"
 
 const dirs = tempDirs()
 afterEach(() => dirs.cleanup())
 
-const NOBODY = 65534
 // The descriptor the agent's process inherits without close-on-exec, as from a parent that leaked it.
 const INHERITED_FD = 30
 const asRoot = process.getuid?.() === 0
@@ -24,30 +23,12 @@ type Report =
 async function runAgent(as: "root" | "nobody", directory: string, secret: string, user?: string) {
   const fd = openSync(secret, "r")
   try {
-    const node = [process.execPath, "--import", "tsx", resolve("test/tools/sandbox/attacker-agent.ts")]
     const args = [directory, String(INHERITED_FD), ...(user ? [user] : [])]
-    const command =
-      as === "root"
-        ? [...node, ...args]
-        : ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...node, ...args]
-    const stdio = ["ignore", "pipe", "pipe", ...Array(INHERITED_FD - 3).fill("ignore"), fd] as const
-    const child = spawn(command[0]!, command.slice(1), {
-      cwd: process.cwd(),
-      env: { PATH: process.env.PATH, HOME: directory },
-      stdio: [...stdio],
-      timeout: 90_000,
+    return await runAgentProcess<Report>("test/tools/sandbox/attacker-agent.ts", args, {
+      as: as === "root" ? "self" : "nobody",
+      home: directory,
+      inherit: { fd, at: INHERITED_FD },
     })
-    let stdout = ""
-    let stderr = ""
-    child.stdout!.on("data", (chunk) => {
-      stdout += chunk
-    })
-    child.stderr!.on("data", (chunk) => {
-      stderr += chunk
-    })
-    const status = await new Promise<number | null>((done) => child.on("close", done))
-    expect(status, stderr).toBe(0)
-    return JSON.parse(stdout.trim().split("\n").at(-1)!) as Report
   } finally {
     closeSync(fd)
   }

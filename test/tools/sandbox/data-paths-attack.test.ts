@@ -1,18 +1,17 @@
 // The runtime's own data inside the directory (the snapshot's git dir, the session database),
 // attacked by a scripted agent's real tools in the sandbox, the agent running as root and as
 // nobody, each judged on the host (issue 41, item 3).
-import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { chown, readFile, stat } from "node:fs/promises"
-import { basename, join, resolve } from "node:path"
+import { basename, join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import { SqliteStorage } from "../../../src/storage/sqlite/index.js"
+import { NOBODY, runAgentProcess } from "../../setup/agent-process.js"
 import { bwrapInstalled, tempDirs } from "./helpers.js"
 
 const dirs = tempDirs()
 afterEach(() => dirs.cleanup())
 
-const NOBODY = 65534
 const asRoot = process.getuid?.() === 0
 
 type Report = {
@@ -24,33 +23,8 @@ type Report = {
 }
 
 /** Runs data-paths-agent.ts in a process of its own, as the current user or as nobody. */
-async function runAgent(project: string, as: "self" | "nobody"): Promise<Report> {
-  const node = [
-    process.execPath,
-    "--import",
-    "tsx",
-    resolve("test/tools/sandbox/data-paths-agent.ts"),
-    project,
-  ]
-  const command =
-    as === "self" ? node : ["setpriv", `--reuid=${NOBODY}`, `--regid=${NOBODY}`, "--clear-groups", ...node]
-  const child = spawn(command[0]!, command.slice(1), {
-    cwd: process.cwd(),
-    env: { PATH: process.env.PATH, HOME: project },
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: 90_000,
-  })
-  let stdout = ""
-  let stderr = ""
-  child.stdout.on("data", (chunk) => {
-    stdout += chunk
-  })
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk
-  })
-  const status = await new Promise<number | null>((done) => child.on("close", done))
-  expect(status, stderr).toBe(0)
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Report
+function runAgent(project: string, as: "self" | "nobody"): Promise<Report> {
+  return runAgentProcess("test/tools/sandbox/data-paths-agent.ts", [project], { as, home: project })
 }
 
 /** Nothing of the data changed on the host, and the tools said so. */
