@@ -10,8 +10,8 @@ export const TREE_MODE = "40000"
 
 /**
  * Objects smaller than a file system block take a block however well they compress, so they are
- * written as a stored zlib stream: compressing them took zlib longer (50 to 100 µs each) than
- * writing the file, and most objects a step writes are trees and short files.
+ * written as a stored zlib stream: compressing them took zlib longer than writing the file,
+ * and most objects a step writes are trees and short files.
  */
 const BLOCK = 4096
 
@@ -26,7 +26,7 @@ const CACHED_TREES = 4096
  *
  * The file system calls are synchronous on purpose: a step writes a few dozen objects of a few
  * hundred bytes, and on a busy machine each asynchronous call's trip through libuv's thread
- * pool cost more than the call itself (10 to 40 ms a step against 2 to 6).
+ * pool cost more than the call itself.
  */
 export function looseObjects(gitDir: string) {
   const trees = new Map<string, TreeEntry[]>()
