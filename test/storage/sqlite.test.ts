@@ -252,7 +252,7 @@ describe("SqliteStorage", () => {
 
   it("opens a path with node:sqlite when better-sqlite3 is not installed", async () => {
     const file = newFile()
-    const db = openDatabase(file, {
+    const { db } = openDatabase(file, "better-sqlite3", {
       betterSqlite3: () => undefined,
       nodeSqlite: () => (path) => nodeSqliteShaped(new Database(path)),
     })
@@ -266,8 +266,8 @@ describe("SqliteStorage", () => {
 
   it("asks for better-sqlite3 when no driver is available", () => {
     const none = { betterSqlite3: () => undefined, nodeSqlite: () => undefined }
-    expect(() => openDatabase(newFile(), none)).toThrow(/install better-sqlite3/)
-    expect(() => openDatabase(newFile(), none)).toThrow(SqliteOpenError)
+    expect(() => openDatabase(newFile(), undefined, none)).toThrow(/install better-sqlite3/)
+    expect(() => openDatabase(newFile(), undefined, none)).toThrow(SqliteOpenError)
   })
 
   it("names the path when its directory does not exist", () => {

@@ -32,27 +32,45 @@ export interface SqliteDatabase {
 
 type Open = (path: string) => SqliteDatabase
 
+/**
+ * A SQLite driver SqliteStorage can open a path with: the runtime's own `node:sqlite` (Node
+ * 22.13 and later, Bun, Deno), or the `better-sqlite3` package.
+ */
+export type SqliteDriver = "node:sqlite" | "better-sqlite3"
+
 /** Each driver's opener, or undefined when it is not available; a parameter so tests can pretend. */
 export type Drivers = { betterSqlite3: () => Open | undefined; nodeSqlite: () => Open | undefined }
 
+const DEFAULT_DRIVERS: Drivers = { betterSqlite3: loadBetterSqlite3, nodeSqlite: loadNodeSqlite }
+
+/** An open database and the driver that opened it. */
+export type Opened = { db: SqliteDatabase; driver: SqliteDriver }
+
 /**
- * Opens a database file (or ":memory:") with better-sqlite3, else with `node:sqlite` when the
- * runtime has it. The driver is loaded here, on demand, so that importing this subpath never
- * requires an optional peer dependency the host may not have installed.
+ * Opens a database file (or ":memory:") with the driver asked for, else the runtime's own
+ * `node:sqlite`, else better-sqlite3. The driver is loaded here, on demand, so that importing
+ * this subpath never requires an optional peer dependency the host may not have installed.
  */
 export function openDatabase(
   path: string,
-  drivers: Drivers = { betterSqlite3: loadBetterSqlite3, nodeSqlite: loadNodeSqlite },
-): SqliteDatabase {
-  const open = drivers.betterSqlite3() ?? drivers.nodeSqlite()
-  if (!open) {
-    throw new SqliteOpenError({
-      path,
-      message:
-        "SqliteStorage needs a SQLite driver to open a path: install better-sqlite3 (npm install better-sqlite3), " +
-        "run on a Node version with node:sqlite, or pass an open database instead of a path",
-    })
+  driver?: SqliteDriver,
+  drivers: Drivers = DEFAULT_DRIVERS,
+): Opened {
+  const order: SqliteDriver[] =
+    driver === "better-sqlite3" ? ["better-sqlite3", "node:sqlite"] : ["node:sqlite", "better-sqlite3"]
+  for (const name of order) {
+    const open = name === "node:sqlite" ? drivers.nodeSqlite() : drivers.betterSqlite3()
+    if (open) return { db: openWith(open, path), driver: name }
   }
+  throw new SqliteOpenError({
+    path,
+    message:
+      "SqliteStorage needs a SQLite driver to open a path: run on a Node version with node:sqlite (22.13 or later), " +
+      "install better-sqlite3 (npm install better-sqlite3), or pass an open database instead of a path",
+  })
+}
+
+function openWith(open: Open, path: string): SqliteDatabase {
   try {
     return open(path)
   } catch (error) {

@@ -18,7 +18,7 @@ import { Connection, closedError } from "./connection.js"
 import { SqliteCoordinator } from "./coordinator.js"
 import { coordinatorPolicy, type SqliteCoordinatorOptions } from "./coordinator-options.js"
 import { databaseFiles } from "./data-paths.js"
-import { openDatabase, type SqliteDatabase } from "./driver.js"
+import { openDatabase, type SqliteDatabase, type SqliteDriver } from "./driver.js"
 import { sqliteFault } from "./faults.js"
 import { prefixEnd } from "./prefix-end.js"
 import { type Decode, type Row, readMessages, type Stamp } from "./read-messages.js"
@@ -47,6 +47,12 @@ export type SqliteStorageOptions = {
    * ":memory:" database has none unless asked: no other process can open it.
    */
   coordinator?: boolean | SqliteCoordinatorOptions
+  /**
+   * Which driver opens a path: by default the runtime's own `node:sqlite` where it has one
+   * (Node 22.13 and later, Bun, Deno), else better-sqlite3. Ignored when an open connection is
+   * passed.
+   */
+  driver?: SqliteDriver
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 60, maxDelayMs: 100, firstDelayMs: 2 }
@@ -83,6 +89,8 @@ export class SqliteStorage implements Storage {
    * coding tools and their commands away from; none for ":memory:".
    */
   readonly dataPaths: readonly DataPath[]
+  /** The driver that opened the path; undefined when the host passed an open connection. */
+  readonly driver: SqliteDriver | undefined
   readonly #connection: Connection
   readonly #stamp = ROW_STAMP
   readonly #waits = createWaits()
@@ -119,7 +127,10 @@ export class SqliteStorage implements Storage {
       closed: closedError,
     }
     const opened = typeof pathOrDatabase === "string"
-    const db = opened ? openDatabase(pathOrDatabase) : pathOrDatabase
+    const { db, driver } = opened
+      ? openDatabase(pathOrDatabase, options.driver)
+      : { db: pathOrDatabase, driver: undefined }
+    this.driver = driver
     this.#connection = new Connection(db)
     this.dataPaths = databaseFiles(db)
     this.coordinator =
