@@ -1,5 +1,7 @@
 import type { Server } from "node:http"
 import type { AddressInfo } from "node:net"
+import { importOptional } from "../util/import-optional.js"
+import { deniedListen } from "./deno-listen.js"
 
 /** Where `serve` listens: the port and the host name. */
 export type ServeOptions = {
@@ -23,10 +25,13 @@ type FetchApp = { fetch: (request: Request) => Response | Promise<Response> }
 
 /** Serves an app (`createServer(runtime)`) on Node's HTTP server; resolves once it listens. */
 export async function serve(app: FetchApp, options: ServeOptions = {}): Promise<RunningServer> {
-  // Loaded here, so that createServer alone (on Bun, Deno, a worker) does not need the Node adapter.
-  const { serve: serveNode } = await import("@hono/node-server")
+  // Loaded here, by a name bundlers do not follow, so that createServer alone (on Bun, Deno, in a
+  // bundled Worker) does not need the Node adapter.
+  const { serve: serveNode } = await importOptional<typeof import("@hono/node-server")>("@hono/node-server")
   // Node listens on a bare IPv6 address; "[::1]" (as written in URLs) would be looked up as a name.
   const hostname = (options.hostname ?? "127.0.0.1").replace(/^\[(.*)\]$/, "$1")
+  const denied = deniedListen(hostname, options.port ?? 4096)
+  if (denied) throw denied
   return new Promise((resolve, reject) => {
     const server = serveNode(
       { fetch: (request) => app.fetch(request), port: options.port ?? 4096, hostname },
