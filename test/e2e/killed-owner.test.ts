@@ -1,16 +1,27 @@
 // A real process (test/fixtures/sqlite-worker.ts) runs a SQLite session and is killed with
 // SIGKILL mid-permission; this process, a new runtime on the same file, then carries on with it.
+// Where both drivers load, the worker and this process use different ones, swapped from one test
+// to the next: each driver is both the owner that dies and the process that carries on.
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import Database from "better-sqlite3"
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest"
 import { z } from "zod"
 import { createProvider, createRuntime, type MessageV2, Permission, Tool } from "../../src/index.js"
-import { SqliteStorage } from "../../src/storage/sqlite/index.js"
+import { type SqliteDriver, SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { say, scriptedModel, testModelInfo } from "../../src/testing/index.js"
+import { driverRoles } from "../fixtures/sqlite-driver-roles.js"
+import { withRaw } from "../fixtures/sqlite-raw.js"
 import { runningWorkers, WorkerProcess } from "../storage/worker-process.js"
+
+const { first, second } = driverRoles()
+/** The worker's driver, and this process's. */
+type Roles = { owner: SqliteDriver; here: SqliteDriver }
+const ROLES: Roles[] = [
+  { owner: first, here: second },
+  { owner: second, here: first },
+]
 
 const workerFile = fileURLToPath(new URL("../fixtures/sqlite-worker.ts", import.meta.url))
 const directory = mkdtempSync(join(tmpdir(), "agentloop-killed-owner-"))
@@ -27,15 +38,16 @@ afterAll(() => {
 
 let files = 0
 
-/** A worker process on a new file, with the default lease (10 s) unless told otherwise. */
-async function owner(coordinator: object = {}) {
+/** A worker process on `driver` and a new file, with the default lease (10 s) unless told otherwise. */
+async function owner(driver: SqliteDriver, coordinator: object = {}) {
   const file = join(directory, `shared-${++files}.db`)
-  const calls = new Database(join(directory, `calls-${files}.db`))
-  calls.pragma("journal_mode = WAL")
-  calls.exec("CREATE TABLE IF NOT EXISTS call (token TEXT PRIMARY KEY, pid INTEGER NOT NULL)")
-  calls.close()
+  withRaw(join(directory, `calls-${files}.db`), driver, (calls) => {
+    calls.exec("PRAGMA journal_mode = WAL")
+    calls.exec("CREATE TABLE IF NOT EXISTS call (token TEXT PRIMARY KEY, pid INTEGER NOT NULL)")
+  })
   const worker = new WorkerProcess(workerFile, {
     AGENTLOOP_SQLITE_FILE: file,
+    AGENTLOOP_SQLITE_DRIVER: driver,
     AGENTLOOP_SQLITE_OVERLAP: join(directory, `calls-${files}.db`),
     AGENTLOOP_SQLITE_COORDINATOR: JSON.stringify(coordinator),
   })
@@ -44,8 +56,8 @@ async function owner(coordinator: object = {}) {
 }
 
 /** The worker's session, stopped by SIGKILL while its `gate` tool waits for a permission reply. */
-async function killedMidPermission(coordinator: object = {}) {
-  const { file, worker } = await owner(coordinator)
+async function killedMidPermission(driver: SqliteDriver, coordinator: object = {}) {
+  const { file, worker } = await owner(driver, coordinator)
   const sessionID = await worker.call<string>("create")
   void worker.call("prompt", { sessionID, text: "ask" }).catch(() => undefined)
   const asked = await worker.until((line) => line.event === "asked")
@@ -54,7 +66,7 @@ async function killedMidPermission(coordinator: object = {}) {
 }
 
 /** This process's runtime on the file, with the worker's model and tools (see worker-runtime.ts). */
-function runtimeOn(file: string, coordinator: object = {}) {
+function runtimeOn(file: string, driver: SqliteDriver, coordinator: object = {}) {
   const runs = { gate: 0 }
   const model = scriptedModel([], {
     fallback: (call) => {
@@ -75,7 +87,7 @@ function runtimeOn(file: string, coordinator: object = {}) {
   const ref = { providerID: testModelInfo.providerID, modelID: testModelInfo.id }
   const runtime = createRuntime({
     provider: createProvider({ models: [{ ...ref, language: model, info: testModelInfo }], default: ref }),
-    storage: new SqliteStorage(file, { coordinator }),
+    storage: new SqliteStorage(file, { coordinator, driver }),
     tools: [gate],
     permission: Permission.fromConfig({ gate: "ask" }),
     titles: false,
@@ -88,8 +100,8 @@ const texts = (message: MessageV2.WithParts | undefined) =>
   message?.parts.flatMap((part) => (part.type === "text" ? [part.text] : [])) ?? []
 
 /** The stored session as a glance: the gate call's status and the last message's text. */
-async function glance(file: string, sessionID: string) {
-  const storage = new SqliteStorage(file, { coordinator: false })
+async function glance(file: string, sessionID: string, driver: SqliteDriver) {
+  const storage = new SqliteStorage(file, { coordinator: false, driver })
   try {
     const messages = await storage.listMessages(sessionID)
     const gate = messages.flatMap((message) => message.parts).find((part) => part.type === "tool")
@@ -104,15 +116,20 @@ async function glance(file: string, sessionID: string) {
 }
 
 describe("a SQLite session whose process was killed (SIGKILL) mid-permission", () => {
-  it("a reply in the new process runs the tool and finishes the turn by itself, without waiting for the lease", async () => {
-    const { file, sessionID, requestID } = await killedMidPermission()
-    const { runtime, runs } = runtimeOn(file)
+  const [one, two] = ROLES as [Roles, Roles]
+  it(`a reply in the new process runs the tool and finishes the turn by itself, without waiting for the lease (owner ${one.owner}, new process ${one.here})`, async () => {
+    const { file, sessionID, requestID } = await killedMidPermission(one.owner)
+    const { runtime, runs } = runtimeOn(file, one.here)
     const started = performance.now()
     await runtime.permission.reply({ requestID, reply: "once" })
     // No loop() call: the reply resumes the turn. The dead owner's lease (10 s) is not waited for.
     await vi.waitFor(
       async () =>
-        expect(await glance(file, sessionID)).toEqual({ gate: "completed", last: ["done"], requests: 0 }),
+        expect(await glance(file, sessionID, one.here)).toEqual({
+          gate: "completed",
+          last: ["done"],
+          requests: 0,
+        }),
       { timeout: 4_000, interval: 25 },
     )
     expect(performance.now() - started).toBeLessThan(4_000)
@@ -120,33 +137,38 @@ describe("a SQLite session whose process was killed (SIGKILL) mid-permission", (
     expect(await runtime.permission.list()).toEqual([])
   }, 30_000)
 
-  it("a prompt in the new process does not wait for the dead owner's lease", async () => {
-    const { file, sessionID } = await killedMidPermission()
-    const { runtime } = runtimeOn(file)
+  it(`a prompt in the new process does not wait for the dead owner's lease (owner ${two.owner}, new process ${two.here})`, async () => {
+    const { file, sessionID } = await killedMidPermission(two.owner)
+    const { runtime } = runtimeOn(file, two.here)
     const started = performance.now()
     const turn = await runtime.session.prompt({ sessionID, parts: [{ type: "text", text: "hello" }] })
     expect(turn.text).toBe("ok")
     expect(performance.now() - started).toBeLessThan(4_000)
   }, 30_000)
 
-  it("when the owner's death cannot be proven, a reply is acted on by itself once the lease expires", async () => {
+  it(`when the owner's death cannot be proven, a reply is acted on by itself once the lease expires (owner ${one.owner}, new process ${one.here})`, async () => {
     const leaseMs = 1_500
-    const { file, sessionID, requestID } = await killedMidPermission({ leaseMs })
+    const { file, sessionID, requestID } = await killedMidPermission(one.owner, { leaseMs })
     // As a process in another container (PID namespace) or an older agentloop leaves it: an
     // owner whose process this one cannot look up.
     const expiresAt = Date.now() + leaseMs
-    const db = new Database(file)
-    db.prepare("UPDATE lease SET owner = 'elsewhere', expires_at = ? WHERE session_id = ?").run(
-      expiresAt,
-      sessionID,
+    withRaw(file, one.here, (db) =>
+      db.run(
+        "UPDATE lease SET owner = 'elsewhere', expires_at = ? WHERE session_id = ?",
+        expiresAt,
+        sessionID,
+      ),
     )
-    db.close()
-    const { runtime, runs } = runtimeOn(file, { leaseMs })
+    const { runtime, runs } = runtimeOn(file, one.here, { leaseMs })
     await runtime.permission.reply({ requestID, reply: "once" })
-    expect((await glance(file, sessionID)).gate).toBe("running")
+    expect((await glance(file, sessionID, one.here)).gate).toBe("running")
     await vi.waitFor(
       async () =>
-        expect(await glance(file, sessionID)).toEqual({ gate: "completed", last: ["done"], requests: 0 }),
+        expect(await glance(file, sessionID, one.here)).toEqual({
+          gate: "completed",
+          last: ["done"],
+          requests: 0,
+        }),
       { timeout: 6_000, interval: 25 },
     )
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt)
@@ -155,13 +177,14 @@ describe("a SQLite session whose process was killed (SIGKILL) mid-permission", (
 })
 
 describe("a SQLite session whose process is alive", () => {
-  it("keeps its lease: another process neither claims nor repairs the session, and a reply goes to the owner", async () => {
-    const { file, worker } = await owner()
+  const [, two] = ROLES as [Roles, Roles]
+  it(`keeps its lease: another process neither claims nor repairs the session, and a reply goes to the owner (owner ${two.owner}, other process ${two.here})`, async () => {
+    const { file, worker } = await owner(two.owner)
     const sessionID = await worker.call<string>("create")
     const answer = worker.call<{ texts: string[] }>("prompt", { sessionID, text: "ask" })
     const asked = await worker.until((line) => line.event === "asked")
-    const { runtime, runs } = runtimeOn(file)
-    const storage = new SqliteStorage(file)
+    const { runtime, runs } = runtimeOn(file, two.here)
+    const storage = new SqliteStorage(file, { driver: two.here })
     closing.push(() => storage.close())
     expect(await storage.coordinator!.claim(sessionID, { wait: false })).toBeUndefined()
     // A read here repairs nothing of what the live owner runs.

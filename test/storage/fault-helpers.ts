@@ -4,6 +4,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import fs from "node:fs"
 import { createInterface } from "node:readline"
 import { fileURLToPath } from "node:url"
+import type { SqliteDriver } from "../../src/storage/sqlite/index.js"
+import { sqliteDrivers } from "./sqlite-drivers.js"
 
 const holderFile = fileURLToPath(new URL("../fixtures/sqlite-lock-holder.ts", import.meta.url))
 
@@ -16,19 +18,28 @@ export async function until(condition: () => boolean, ms: number, what: string):
   }
 }
 
-/** test/fixtures/sqlite-lock-holder.ts in a child process. */
+/**
+ * test/fixtures/sqlite-lock-holder.ts in a child process, locking the file through `driver`
+ * (default: the first driver this runtime loads; the lock is SQLite's, whichever driver takes it).
+ */
 export class LockHolder {
   readonly lines: string[] = []
   readonly exited: Promise<void>
   readonly #child: ChildProcessWithoutNullStreams
 
-  constructor(file: string, mode: "write" | "exclusive", holdMs?: number) {
+  constructor(
+    file: string,
+    mode: "write" | "exclusive",
+    options: { holdMs?: number; driver?: SqliteDriver } = {},
+  ) {
+    const { holdMs, driver = sqliteDrivers()[0] ?? "node:sqlite" } = options
     const args = [
       "--import",
       "tsx",
       holderFile,
       file,
       mode,
+      driver,
       ...(holdMs === undefined ? [] : [String(holdMs)]),
     ]
     this.#child = spawn(process.execPath, args)

@@ -4,12 +4,18 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import Database from "better-sqlite3"
 import { afterAll, describe, expect, it } from "vitest"
 import { InvalidInputError, StorageError } from "../../src/index.js"
-import { type SqliteDatabase, SqliteStorage } from "../../src/storage/sqlite/index.js"
+import { type SqliteDatabase, type SqliteDriver, SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createBuilders } from "../../src/testing/index.js"
+import { driverRoles } from "../fixtures/sqlite-driver-roles.js"
+import { otherDriver, withRaw, wrappedConnection } from "../fixtures/sqlite-raw.js"
 import { fillDisk, LockHolder, stallProbe } from "./fault-helpers.js"
+
+// Every test runs on each driver. The lock another process holds is taken through the other driver
+// where there is one (SQLite's locks are the file's, whichever driver takes them); what this
+// process reads beside the storage it reads with the storage's driver (see sqlite-raw.ts).
+const { drivers } = driverRoles()
 
 const adapterFile = fileURLToPath(new URL("../../src/storage/sqlite/index.ts", import.meta.url))
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-sqlite-faults-"))
@@ -21,29 +27,52 @@ afterAll(() => {
 })
 
 /** A database file in WAL mode, closed again, so that the child's lock is the only one about. */
-function newDatabase(): string {
+function newDatabase(driver: SqliteDriver): string {
   const file = path.join(directory, `${randomUUID()}.sqlite`)
-  const db = new Database(file)
-  db.pragma("journal_mode = WAL")
-  db.close()
+  withRaw(file, driver, (db) => db.exec("PRAGMA journal_mode = WAL"))
   return file
 }
 
-async function holdLock(file: string, mode: "write" | "exclusive", holdMs?: number): Promise<LockHolder> {
-  const holder = new LockHolder(file, mode, holdMs)
+/** SqliteStorage on `file` through `driver`, and no other. */
+function storageOn(file: string, driver: SqliteDriver, options: { retry?: object } = {}): SqliteStorage {
+  const storage = new SqliteStorage(file, { ...options, driver })
+  expect(storage.driver).toBe(driver)
+  return storage
+}
+
+async function holdLock(
+  file: string,
+  mode: "write" | "exclusive",
+  driver: SqliteDriver,
+  holdMs?: number,
+): Promise<LockHolder> {
+  const holder = new LockHolder(file, mode, {
+    driver: otherDriver(driver, drivers),
+    ...(holdMs === undefined ? {} : { holdMs }),
+  })
   holders.push(holder)
   await holder.locked()
   return holder
 }
 
-function storedValue(file: string, key: string): unknown {
-  const db = new Database(file, { readonly: true })
-  try {
-    const row = db.prepare("SELECT value FROM kv WHERE key = ?").get(key) as { value: string } | undefined
-    return row && JSON.parse(row.value)
-  } finally {
-    db.close()
-  }
+function storedValue(file: string, key: string, driver: SqliteDriver): unknown {
+  const row = withRaw(file, driver, (db) =>
+    db.get<{ value: string }>("SELECT value FROM kv WHERE key = ?", key),
+  )
+  return row && JSON.parse(row.value)
+}
+
+/**
+ * What `driver` throws for SQLite's result code `code` (number `errcode`): better-sqlite3 a
+ * SqliteError naming the code, node:sqlite an Error with the number (extended where SQLite has one).
+ */
+function driverError(driver: SqliteDriver, code: string, errcode: number): Record<string, unknown> {
+  return driver === "better-sqlite3" ? { name: "SqliteError", code } : { code: "ERR_SQLITE_ERROR", errcode }
+}
+
+/** An error as `driver` throws it, for a connection that injects faults. */
+function injected(driver: SqliteDriver, code: string, errcode: number, message: string): Error {
+  return Object.assign(new Error(message), driverError(driver, code, errcode), { errstr: message })
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -59,22 +88,22 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 const STALL_LIMIT_MS = 1_000
 const HOLD_MS = 3_000
 
-describe("SqliteStorage with another process holding the write lock", () => {
+describe.each(drivers)("SqliteStorage on %s with another process holding the write lock", (driver) => {
   it("waits without blocking the event loop, and writes once the lock is released", async () => {
-    const file = newDatabase()
-    const storage = new SqliteStorage(file)
-    await holdLock(file, "write", HOLD_MS)
+    const file = newDatabase(driver)
+    const storage = storageOn(file, driver)
+    await holdLock(file, "write", driver, HOLD_MS)
     const probe = stallProbe()
     await storage.write([{ type: "value.put", key: "after-lock", value: 1 }])
     expect(probe.stop()).toBeLessThan(STALL_LIMIT_MS)
-    expect(storedValue(file, "after-lock")).toBe(1)
+    expect(storedValue(file, "after-lock", driver)).toBe(1)
     await storage.close()
   }, 20_000)
 
   it("gives up after its retry bound with a retryable StorageError of reason busy, writing nothing", async () => {
-    const file = newDatabase()
-    const storage = new SqliteStorage(file, { retry: { maxAttempts: 3, maxDelayMs: 20 } })
-    const holder = await holdLock(file, "write")
+    const file = newDatabase(driver)
+    const storage = storageOn(file, driver, { retry: { maxAttempts: 3, maxDelayMs: 20 } })
+    const holder = await holdLock(file, "write", driver)
     const probe = stallProbe()
     const error = await rejection(storage.write([{ type: "value.put", key: "never", value: 1 }]))
     expect(probe.stop()).toBeLessThan(STALL_LIMIT_MS)
@@ -85,25 +114,25 @@ describe("SqliteStorage with another process holding the write lock", () => {
       code: "SQLITE_BUSY",
       attempts: 4,
     })
-    expect((error as StorageError).cause).toMatchObject({ name: "SqliteError", code: "SQLITE_BUSY" })
+    expect((error as StorageError).cause).toMatchObject(driverError(driver, "SQLITE_BUSY", 5))
     await holder.release()
-    expect(storedValue(file, "never")).toBeUndefined()
+    expect(storedValue(file, "never", driver)).toBeUndefined()
     // The connection is not left inside a transaction: the next write goes through.
     await storage.write([{ type: "value.put", key: "later", value: 2 }])
-    expect(storedValue(file, "later")).toBe(2)
+    expect(storedValue(file, "later", driver)).toBe(2)
     await storage.close()
   }, 20_000)
 
   // In WAL mode another process cannot lock readers out while this connection is open, so the
   // real lock is taken before the storage opens: opening, the first read and the first write wait.
   it("opens a file another process holds exclusively without blocking, and reads and writes once it can", async () => {
-    const file = newDatabase()
-    const first = new SqliteStorage(file)
+    const file = newDatabase(driver)
+    const first = storageOn(file, driver)
     await first.write([{ type: "value.put", key: "before", value: "kept" }])
     await first.close()
-    await holdLock(file, "exclusive", HOLD_MS)
+    await holdLock(file, "exclusive", driver, HOLD_MS)
     const probe = stallProbe()
-    const storage = new SqliteStorage(file)
+    const storage = storageOn(file, driver)
     expect(await storage.listValues("")).toEqual([{ key: "before", value: "kept" }])
     const session = createBuilders().session()
     await storage.write([{ type: "session.put", info: session }])
@@ -113,22 +142,17 @@ describe("SqliteStorage with another process holding the write lock", () => {
   }, 20_000)
 
   it("retries a read that meets SQLITE_BUSY (injected: a WAL reader's busy moments are too brief to stage)", async () => {
-    const db = new Database(newDatabase())
     let busy = 0
-    const connection: SqliteDatabase = {
-      prepare(sql) {
-        const statement = db.prepare(sql)
-        if (!statement.reader) return statement
-        return Object.assign(Object.create(statement), {
-          get: (...params: unknown[]) => {
-            if (busy > 0 && busy--) throw sqliteError("SQLITE_BUSY", "database is locked")
-            return statement.get(...params)
-          },
-        })
-      },
-      exec: (sql) => db.exec(sql),
-      close: () => db.close(),
-    }
+    const connection = wrappedConnection(newDatabase(driver), driver, (sql, statement) => {
+      if (!/^\s*SELECT/i.test(sql)) return statement
+      return {
+        ...statement,
+        get: (...params) => {
+          if (busy > 0 && busy--) throw injected(driver, "SQLITE_BUSY", 5, "database is locked")
+          return statement.get(...params)
+        },
+      }
+    })
     const storage = new SqliteStorage(connection, { retry: { maxAttempts: 5, maxDelayMs: 10 } })
     await storage.write([{ type: "value.put", key: "k", value: 1 }])
     busy = 3
@@ -141,18 +165,13 @@ describe("SqliteStorage with another process holding the write lock", () => {
   })
 })
 
-/** An error as better-sqlite3 throws it (a SqliteError carries SQLite's result code name). */
-function sqliteError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { name: "SqliteError", code })
-}
-
-describe("SqliteStorage faults", () => {
+describe.each(drivers)("SqliteStorage faults on %s", (driver) => {
   it("reports a file that is not a database as a StorageError of reason corrupt", () => {
     const file = path.join(directory, `${randomUUID()}.sqlite`)
     fs.writeFileSync(file, Buffer.alloc(8192, 7))
     const error = (() => {
       try {
-        new SqliteStorage(file)
+        new SqliteStorage(file, { driver })
       } catch (caught) {
         return caught
       }
@@ -168,13 +187,18 @@ describe("SqliteStorage faults", () => {
   it.skipIf(process.platform === "win32")(
     "reports a write the file system refuses (a real RLIMIT_FSIZE in a child) as reason io",
     () => {
-      const file = newDatabase()
+      const file = newDatabase(driver)
       const script = `
       import { SqliteStorage } from ${JSON.stringify(adapterFile)}
       process.on("SIGXFSZ", () => {})
-      const storage = new SqliteStorage(${JSON.stringify(file)})
+      const storage = new SqliteStorage(${JSON.stringify(file)}, { driver: ${JSON.stringify(driver)} })
+      if (storage.driver !== ${JSON.stringify(driver)}) throw new Error("opened with " + storage.driver)
       const failed = await storage.write([{ type: "value.put", key: "big", value: "x".repeat(4_000_000) }])
-        .then(() => ({ ok: true }), (error) => ({ name: error.name, data: error.data, cause: error.cause?.code }))
+        .then(() => ({ ok: true }), (error) => ({
+          name: error.name,
+          data: error.data,
+          cause: { name: error.cause?.name, code: error.cause?.code, errcode: error.cause?.errcode },
+        }))
       await storage.write([{ type: "value.put", key: "small", value: 1 }])
       console.log(JSON.stringify({ failed, small: await storage.getValue("small") }))
       await storage.close()
@@ -183,10 +207,11 @@ describe("SqliteStorage faults", () => {
       const limited = 'ulimit -f 2048; exec "$0" --import tsx --input-type=module -e "$1"'
       const out = execFileSync("bash", ["-c", limited, process.execPath, script], { encoding: "utf8" })
       const result = JSON.parse(out.trim().split("\n").at(-1)!)
+      // SQLITE_IOERR_WRITE (778); node:sqlite's number names only the primary code (SQLITE_IOERR) so far.
       expect(result.failed).toMatchObject({
         name: "StorageError",
-        data: { reason: "io", retryable: false, code: "SQLITE_IOERR_WRITE" },
-        cause: "SQLITE_IOERR_WRITE",
+        data: { reason: "io", retryable: false, code: expect.stringMatching(/^SQLITE_IOERR/) },
+        cause: driverError(driver, "SQLITE_IOERR_WRITE", 778),
       })
       expect(result.small).toBe(1)
     },
@@ -194,7 +219,7 @@ describe("SqliteStorage faults", () => {
   )
 
   it("rejects calls after close() with a StorageError of reason closed", async () => {
-    const storage = new SqliteStorage(newDatabase())
+    const storage = storageOn(newDatabase(driver), driver)
     await storage.close()
     const error = await rejection(storage.getValue("k"))
     expect(StorageError.isInstance(error)).toBe(true)
@@ -210,7 +235,7 @@ describe("SqliteStorage faults", () => {
     ]) {
       const error = (() => {
         try {
-          new SqliteStorage(":memory:", { retry } as never)
+          new SqliteStorage(":memory:", { retry, driver } as never)
         } catch (caught) {
           return caught
         }
@@ -231,39 +256,39 @@ const mounted = (() => {
   return spawnSync("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint]).status === 0
 })()
 
-type Disk = { storage: SqliteStorage; fill(): void; free(): void }
+type Disk = { storage: SqliteStorage; fill(): void; free(): void; remove(): void }
 
-function tmpfsDisk(): Disk {
+/** The tmpfs, with one driver's database on it; `remove` leaves the room to the next driver's test. */
+function tmpfsDisk(driver: SqliteDriver): Disk {
   const filler = path.join(mountPoint, "filler")
+  const file = path.join(mountPoint, "full.sqlite")
   return {
-    storage: new SqliteStorage(path.join(mountPoint, "full.sqlite")),
+    storage: storageOn(file, driver),
     fill: () => fillDisk(filler),
     free: () => fs.rmSync(filler),
+    remove: () => {
+      for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${file}${suffix}`, { force: true })
+    },
   }
 }
 
-/** better-sqlite3 whose writes fail with SQLITE_FULL while the disk is "full". */
-function injectedDisk(): Disk {
-  const db = new Database(path.join(directory, `${randomUUID()}.sqlite`))
+/** A connection of `driver` whose writes fail with SQLITE_FULL, as that driver reports it, while the disk is "full". */
+function injectedDisk(driver: SqliteDriver): Disk {
   let full = false
-  const refuse = () => {
-    if (full)
-      throw Object.assign(new Error("database or disk is full"), { name: "SqliteError", code: "SQLITE_FULL" })
-  }
-  const connection: SqliteDatabase = {
-    prepare(sql) {
-      const statement = db.prepare(sql)
-      if (statement.reader) return statement
-      return Object.assign(Object.create(statement), {
-        run: (...params: unknown[]) => {
-          refuse()
+  const connection: SqliteDatabase = wrappedConnection(
+    path.join(directory, `${randomUUID()}.sqlite`),
+    driver,
+    (sql, statement) => {
+      if (/^\s*SELECT/i.test(sql)) return statement
+      return {
+        ...statement,
+        run: (...params) => {
+          if (full) throw injected(driver, "SQLITE_FULL", 13, "database or disk is full")
           return statement.run(...params)
         },
-      })
+      }
     },
-    exec: (sql) => db.exec(sql),
-    close: () => db.close(),
-  }
+  )
   return {
     storage: new SqliteStorage(connection),
     fill: () => {
@@ -272,31 +297,36 @@ function injectedDisk(): Disk {
     free: () => {
       full = false
     },
+    remove: () => {},
   }
 }
 
-describe(`SqliteStorage on a full disk (${mounted ? "a real 2 MB tmpfs" : "fault-injecting connection: cannot mount a tmpfs here"})`, () => {
-  it("fails a write with a StorageError of reason full, keeps what was written, and writes again once there is room", async () => {
-    const { storage, fill, free } = mounted ? tmpfsDisk() : injectedDisk()
-    const session = createBuilders().session()
-    await storage.write([
-      { type: "session.put", info: session },
-      { type: "value.put", key: "acknowledged", value: "before the disk filled" },
-    ])
-    // Fill what is left, then ask for more than any page SQLite may have kept free.
-    fill()
-    const big = "x".repeat(512 * 1024)
-    const error = await rejection(storage.write([{ type: "value.put", key: "big", value: big }]))
-    expect(StorageError.isInstance(error)).toBe(true)
-    expect((error as StorageError).data).toMatchObject({ reason: "full", retryable: false, attempts: 1 })
-    expect((error as StorageError).cause).toMatchObject({ code: "SQLITE_FULL" })
-    expect(await storage.getSession(session.id)).toEqual(session)
-    expect(await storage.getValue("acknowledged")).toBe("before the disk filled")
-    expect(await storage.getValue("big")).toBeUndefined()
+describe.each(drivers)(
+  `SqliteStorage on %s on a full disk (${mounted ? "a real 2 MB tmpfs" : "fault-injecting connection: cannot mount a tmpfs here"})`,
+  (driver) => {
+    it("fails a write with a StorageError of reason full, keeps what was written, and writes again once there is room", async () => {
+      const { storage, fill, free, remove } = mounted ? tmpfsDisk(driver) : injectedDisk(driver)
+      const session = createBuilders().session()
+      await storage.write([
+        { type: "session.put", info: session },
+        { type: "value.put", key: "acknowledged", value: "before the disk filled" },
+      ])
+      // Fill what is left, then ask for more than any page SQLite may have kept free.
+      fill()
+      const big = "x".repeat(512 * 1024)
+      const error = await rejection(storage.write([{ type: "value.put", key: "big", value: big }]))
+      expect(StorageError.isInstance(error)).toBe(true)
+      expect((error as StorageError).data).toMatchObject({ reason: "full", retryable: false, attempts: 1 })
+      expect((error as StorageError).cause).toMatchObject(driverError(driver, "SQLITE_FULL", 13))
+      expect(await storage.getSession(session.id)).toEqual(session)
+      expect(await storage.getValue("acknowledged")).toBe("before the disk filled")
+      expect(await storage.getValue("big")).toBeUndefined()
 
-    free()
-    await storage.write([{ type: "value.put", key: "big", value: big }])
-    expect(await storage.getValue("big")).toBe(big)
-    await storage.close()
-  }, 20_000)
-})
+      free()
+      await storage.write([{ type: "value.put", key: "big", value: big }])
+      expect(await storage.getValue("big")).toBe(big)
+      await storage.close()
+      remove()
+    }, 20_000)
+  },
+)

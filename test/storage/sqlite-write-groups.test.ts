@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto"
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import Database from "better-sqlite3"
 import { afterAll, describe, expect, it } from "vitest"
 import { NotFoundError, StorageError, type StorageWrite } from "../../src/index.js"
-import { type SqliteDatabase, SqliteStorage } from "../../src/storage/sqlite/index.js"
+import { type SqliteDatabase, type SqliteDriver, SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createBuilders } from "../../src/testing/index.js"
+import { otherDriver, wrappedConnection } from "../fixtures/sqlite-raw.js"
 import { LockHolder } from "./fault-helpers.js"
+import { sqliteDrivers } from "./sqlite-drivers.js"
+
+const drivers = sqliteDrivers()
 
 const directory = fs.mkdtempSync(path.join(os.tmpdir(), "agentloop-sqlite-groups-"))
 const holders: LockHolder[] = []
@@ -18,22 +21,30 @@ afterAll(() => {
 
 const newFile = () => path.join(directory, `${randomUUID()}.sqlite`)
 
-/** A better-sqlite3 connection that counts the write transactions begun on it. */
-function countingDatabase(file: string): { db: SqliteDatabase; transactions: () => number } {
-  const db = new Database(file)
+/** A connection of `driver` that counts the write transactions begun on it. */
+function countingDatabase(
+  file: string,
+  driver: SqliteDriver,
+): { db: SqliteDatabase; transactions: () => number } {
   let begun = 0
-  const prepare = db.prepare.bind(db)
-  db.prepare = ((sql: string) => {
-    const statement = prepare(sql)
+  const db = wrappedConnection(file, driver, (sql, statement) => {
     if (sql !== "BEGIN IMMEDIATE") return statement
-    const run = statement.run.bind(statement)
-    statement.run = ((...params: never[]) => {
-      begun++
-      return run(...params)
-    }) as typeof statement.run
-    return statement
-  }) as typeof db.prepare
-  return { db: db as unknown as SqliteDatabase, transactions: () => begun }
+    return {
+      ...statement,
+      run: (...params) => {
+        begun++
+        return statement.run(...params)
+      },
+    }
+  })
+  return { db, transactions: () => begun }
+}
+
+/** A storage on `file` through `driver`, and no other. */
+function storageOn(file: string, driver: SqliteDriver): SqliteStorage {
+  const storage = new SqliteStorage(file, { coordinator: false, driver })
+  expect(storage.driver).toBe(driver)
+  return storage
 }
 
 /** A stored session with one user message, and a builder of text-part writes for it. */
@@ -51,9 +62,9 @@ async function withMessage(storage: SqliteStorage) {
   return { builders, session, user, partWrite }
 }
 
-describe("SqliteStorage write groups", () => {
+describe.each(drivers)("SqliteStorage write groups on %s", (driver) => {
   it("commits the batches written in one turn of the event loop in one transaction", async () => {
-    const counted = countingDatabase(newFile())
+    const counted = countingDatabase(newFile(), driver)
     const storage = new SqliteStorage(counted.db, { coordinator: false })
     const { session, user, partWrite } = await withMessage(storage)
     const before = counted.transactions()
@@ -67,7 +78,7 @@ describe("SqliteStorage write groups", () => {
   })
 
   it("commits a writer's batch without waiting for the end of the turn while it writes alone", async () => {
-    const storage = new SqliteStorage(newFile(), { coordinator: false })
+    const storage = storageOn(newFile(), driver)
     const { partWrite } = await withMessage(storage)
     for (let index = 0; index < 3; index++) {
       let turnEnded = false
@@ -81,7 +92,7 @@ describe("SqliteStorage write groups", () => {
   })
 
   it("fails only the batch at fault when one of a group fails on its own account", async () => {
-    const storage = new SqliteStorage(newFile(), { coordinator: false })
+    const storage = storageOn(newFile(), driver)
     const { builders, session, user, partWrite } = await withMessage(storage)
     const orphan: StorageWrite[] = [
       { type: "part.put", part: builders.text(session.id, builders.user(session.id).id) },
@@ -100,13 +111,14 @@ describe("SqliteStorage write groups", () => {
 
   it("fails every batch of a group with the lock another process held past the retries, at once", async () => {
     const file = newFile()
-    const counted = countingDatabase(file)
+    const counted = countingDatabase(file, driver)
     const storage = new SqliteStorage(counted.db, {
       coordinator: false,
       retry: { maxAttempts: 2, maxDelayMs: 10 },
     })
     const { session, user, partWrite } = await withMessage(storage)
-    const holder = new LockHolder(file, "write")
+    // The lock taken through the other driver, where there is one.
+    const holder = new LockHolder(file, "write", { driver: otherDriver(driver, drivers) })
     holders.push(holder)
     await holder.locked()
     const before = counted.transactions()
@@ -129,14 +141,14 @@ describe("SqliteStorage write groups", () => {
 
   it("commits what was written before close() before it closes", async () => {
     const file = newFile()
-    const storage = new SqliteStorage(file, { coordinator: false })
+    const storage = storageOn(file, driver)
     const { session, user, partWrite } = await withMessage(storage)
     // Two at once: from now on a group waits for the end of the turn, which close() does not.
     await Promise.all([storage.write(partWrite("one")), storage.write(partWrite("two"))])
     const written = storage.write(partWrite("written as it closed"))
     await storage.close()
     await written
-    const reopened = new SqliteStorage(file, { coordinator: false })
+    const reopened = storageOn(file, driver)
     expect((await reopened.getMessage(session.id, user.id))?.parts).toHaveLength(3)
     await reopened.close()
   })
