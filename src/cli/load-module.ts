@@ -8,14 +8,16 @@ const typeScript = /\.[cm]?tsx?$/
 
 /**
  * The default export of the module at `path` (relative to `cwd`). A TypeScript module loads
- * through tsx (an optional package the project may have), since Node 20 does not run TypeScript.
+ * through tsx (an optional package the project may have) on Node, whose own type stripping
+ * leaves out what tsx handles (enums, `.js` specifiers of `.ts` files); Bun and Deno load it themselves.
  * Throws ModuleLoadError when there is no such file or tsx is not installed; an error the module
  * throws while loading comes out as it is.
  */
 export async function loadDefaultExport(path: string, cwd: string): Promise<unknown> {
   const file = resolve(cwd, path)
   if (!existsSync(file)) throw new ModuleLoadError({ message: `No module at ${file}`, path: file })
-  if (typeScript.test(file)) await registerTsx(file)
+  if (typeScript.test(file) && !("bun" in process.versions || "deno" in process.versions))
+    await registerTsx(file)
   const module = (await import(pathToFileURL(file).href)) as { default?: unknown }
   return module.default
 }

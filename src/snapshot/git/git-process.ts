@@ -120,8 +120,11 @@ function spawnGit(
       env,
       stdio: ["pipe", "pipe", "pipe"],
       windowsHide: true,
-      timeout: COMMAND_TIMEOUT_MS,
     })
+    // Our own timer rather than spawn's `timeout`, which Deno keeps running for a process it could
+    // not start (no --allow-run): that process then lived on for the whole timeout.
+    const timer = setTimeout(() => child.kill("SIGTERM"), COMMAND_TIMEOUT_MS)
+    child.on("close", () => clearTimeout(timer))
     const stdout: Buffer[] = []
     const stderr: Buffer[] = []
     child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk))
@@ -133,6 +136,7 @@ function spawnGit(
     child.on("error", (error: NodeJS.ErrnoException) => {
       // A process that never started still emits "close" (with a negative code): report the cause.
       started = false
+      clearTimeout(timer)
       spawnFailure(binary, cwd, error).then(reject, reject)
     })
     child.on("close", (exitCode) => {

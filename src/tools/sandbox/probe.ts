@@ -23,6 +23,10 @@ const PLATFORM =
   "The sandbox needs Linux (bubblewrap); macOS and Windows are not supported yet. Run the agent in a Linux VM or " +
   "container, or choose to run unsandboxed with localOperations."
 
+const NOT_STARTED =
+  "Under Deno, grant the sandbox its processes: deno run --allow-run (it starts bwrap, and bwrap the commands); " +
+  "as root with a `user`, start the agent in a folder that user can enter."
+
 // bwrap's words when the kernel, a sysctl, AppArmor or seccomp keeps it from making its namespaces.
 const NAMESPACE_FAILURE =
   /new namespace|user namespace|uid map|gid map|setgroups|unshare|clone|loopback|RTM_NEWADDR|Operation not permitted/i
@@ -116,6 +120,14 @@ function runProbe(bwrap: string, args: string[], env: Record<string, string>, us
     if (code === "ENOENT") throw bwrapMissing(bwrap)
     throw SandboxUnavailableError.of("failed", `${bwrap} could not run: ${result.error.message}.`, INSTALL)
   }
+  // Deno's spawnSync answers a process it could not start (no --allow-run; as `user`, a current
+  // directory that user cannot enter) with neither an error nor an exit status.
+  if (typeof result.status !== "number" && !result.signal)
+    throw SandboxUnavailableError.of(
+      "failed",
+      `${bwrap} could not be started, and the runtime gave no reason.`,
+      NOT_STARTED,
+    )
   const output = `${result.stderr}${result.stdout}`.trim()
   if (result.status === 0) return output
   if (NAMESPACE_FAILURE.test(output))

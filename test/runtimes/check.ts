@@ -1,0 +1,262 @@
+// The packed package under Bun and Deno, as a user gets it: `npm pack`, the tarball installed
+// into a fresh project (its dependencies and the optional peers the scenarios use linked from the
+// dev install: no network; no better-sqlite3, no tsx, no @opentelemetry/api), then under each
+// runtime: README's demo (examples/quickstart.ts), the testing kit (bun:test, or a small
+// describe/it runner under Deno), a tool-using session on a SQLite file written, closed and read
+// back in a new process, writes that meet another process's write lock, and the parts beyond the
+// core (tree-sitter bash, GitSnapshot, the sandbox, serve(), the CLI, PostgresStorage). See
+// docs/runtimes.md.
+//
+// Usage: tsx test/runtimes/check.ts [--tarball <file>] [bun] [deno]
+//   BUN_BIN, DENO_BIN   the runtimes' paths; one that is not set is SKIPPED, loudly (a failure with CI=true)
+//   POSTGRES_URL        a server for PostgresStorage; else a throwaway cluster when initdb is installed
+//   --tarball           a tarball already packed (else `npm pack` here, which builds it: prepack)
+//   KEEP=1              keeps the project for a look
+import { execFileSync, spawnSync } from "node:child_process"
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join, resolve } from "node:path"
+import { type Cluster, findPostgres, startCluster } from "../setup/pg-cluster.js"
+import { type Runtime, runtimes } from "./shared-runtimes.js"
+
+const repo = resolve(import.meta.dirname, "../..")
+const here = import.meta.dirname
+const ci = process.env.CI === "true" || process.env.CI === "1"
+const args = process.argv.slice(2)
+const tarballArg = args.includes("--tarball") ? args[args.indexOf("--tarball") + 1] : undefined
+const only = args.filter((arg, index) => !arg.startsWith("--") && args[index - 1] !== "--tarball")
+
+/** The optional peers the scenarios use, and the provider packages examples/choose-model.ts imports. */
+const LINKED = [
+  "tinyglobby",
+  "web-tree-sitter",
+  "tree-sitter-bash",
+  "hono",
+  "hono-openapi",
+  "@hono/node-server",
+  "pg",
+  "@ai-sdk/anthropic",
+  "@ai-sdk/openai",
+  "@ai-sdk/openai-compatible",
+]
+/** Optional peers left out on purpose: nothing the scenarios run may need them. */
+const ABSENT = ["better-sqlite3", "tsx", "@opentelemetry/api"]
+
+type Outcome = { runtime: string; name: string; ok: boolean; seconds: number; detail: string }
+const outcomes: Outcome[] = []
+const skipped: string[] = []
+
+function pack(work: string): string {
+  if (tarballArg) return resolve(tarballArg)
+  const output = execFileSync("npm", ["pack", "--json", "--pack-destination", work], {
+    cwd: repo,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    timeout: 300_000,
+  })
+  const [info] = JSON.parse(output) as { filename: string }[]
+  if (!info) throw new Error("npm pack printed no package")
+  return join(work, info.filename)
+}
+
+/** The project: the tarball's contents in node_modules, its dependencies linked, the scenario files beside. */
+function makeProject(work: string, tarball: string): string {
+  const project = join(work, "project")
+  const target = join(project, "node_modules", "agentloop-sdk")
+  mkdirSync(target, { recursive: true })
+  execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"])
+  const manifest = JSON.parse(readFileSync(join(target, "package.json"), "utf8"))
+  const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
+    (name) => !manifest.peerDependenciesMeta?.[name]?.optional,
+  )
+  for (const name of [...Object.keys(manifest.dependencies ?? {}), ...peers, ...LINKED]) {
+    const source = join(repo, "node_modules", name)
+    if (!existsSync(source)) throw new Error(`runtimes: ${name} is not in the dev install`)
+    mkdirSync(dirname(join(project, "node_modules", name)), { recursive: true })
+    execFileSync("ln", ["-s", source, join(project, "node_modules", name)])
+  }
+  for (const name of ABSENT)
+    if (existsSync(join(project, "node_modules", name)))
+      throw new Error(`runtimes: ${name} must not be installed`)
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "runtimes", private: true, type: "module" }),
+  )
+  for (const folder of ["shared", "bun", "deno"])
+    cpSync(join(here, folder), join(project, folder), { recursive: true })
+  for (const file of ["quickstart.ts", "choose-model.ts"])
+    copyFileSync(join(repo, "examples", file), join(project, file))
+  return project
+}
+
+/** Runs one scenario, bounded; records it. */
+function scenario(
+  runtime: Runtime,
+  name: string,
+  command: string[],
+  options: {
+    cwd: string
+    env: NodeJS.ProcessEnv
+    timeoutMs: number
+    expect?: (output: string) => string | undefined
+  },
+): string {
+  const started = performance.now()
+  const [file, ...rest] = command
+  const result = spawnSync(file!, rest, {
+    cwd: options.cwd,
+    env: options.env,
+    encoding: "utf8",
+    timeout: options.timeoutMs,
+    killSignal: "SIGKILL",
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  const output = `${result.stdout ?? ""}${result.stderr ?? ""}`
+  const seconds = (performance.now() - started) / 1000
+  const problem =
+    result.error?.message ??
+    (result.status !== 0
+      ? `exited with ${result.status ?? result.signal}${result.signal === "SIGKILL" ? ` (timed out after ${options.timeoutMs / 1000} s)` : ""}`
+      : options.expect?.(output))
+  const skips = output.split("\n").filter((line) => line.startsWith("SKIPPED"))
+  skipped.push(...skips.map((line) => `${runtime.name} ${name}: ${line}`))
+  const ok = problem === undefined && !(ci && skips.length > 0)
+  outcomes.push({
+    runtime: runtime.name,
+    name,
+    ok,
+    seconds,
+    detail: ok ? "" : `${problem ?? "skipped under CI"}\n${output}`,
+  })
+  console.log(`${ok ? "ok  " : "FAIL"} ${runtime.name} ${runtime.version}: ${name} (${seconds.toFixed(1)} s)`)
+  for (const line of output.split("\n").filter((line) => /^(ok|SKIPPED) \w+:/.test(line)))
+    console.log(`       ${line}`)
+  return output
+}
+
+/** Everything one runtime runs, in order. */
+function runAll(runtime: Runtime, project: string, postgresUrl: string | undefined): void {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" }
+  // The demo plays its scripted model only when no real one is configured.
+  for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "AGENTLOOP_BASE_URL", "AGENTLOOP_MODEL"])
+    delete env[name]
+  env.RUNTIME_COMMAND = JSON.stringify(runtime.run([]))
+  if (postgresUrl) env.POSTGRES_URL = postgresUrl
+  const at = { cwd: project, env }
+  scenario(runtime, "README's demo (examples/quickstart.ts)", runtime.run(["quickstart.ts"]), {
+    ...at,
+    timeoutMs: 60_000,
+    expect: (output) =>
+      output.includes("Final answer (finish: stop)") &&
+      output.includes("- assistant: step-start, tool:question")
+        ? undefined
+        : "the demo did not answer",
+  })
+  scenario(runtime, "testing kit: a scripted agent and storageConformance on SqliteStorage", runtime.kit, {
+    ...at,
+    timeoutMs: 120_000,
+    // bun test says " 25 pass", " 0 fail"; mini-test.ts "25 passed, 0 failed".
+    expect: (output) =>
+      /\b\d{2,} pass/.test(output) && /\b0 fail/.test(output)
+        ? undefined
+        : "the kit's cases did not all pass",
+  })
+  const file = join(project, `${runtime.name}-session.db`)
+  const written = scenario(
+    runtime,
+    "a tool-using session written to a SQLite file",
+    runtime.run(["shared/sqlite-session.ts", "write", file]),
+    {
+      ...at,
+      timeoutMs: 60_000,
+    },
+  )
+  const sessionID = /ses_\w+/.exec(written)?.[0] ?? "no-session-written"
+  scenario(
+    runtime,
+    "read back and continued in a new process",
+    runtime.run(["shared/sqlite-session.ts", "read", file, sessionID]),
+    {
+      ...at,
+      timeoutMs: 60_000,
+    },
+  )
+  scenario(
+    runtime,
+    "writes that meet another process's write lock are retried",
+    runtime.run(["shared/sqlite-session.ts", "busy", join(project, `${runtime.name}-busy.db`)]),
+    {
+      ...at,
+      timeoutMs: 60_000,
+    },
+  )
+  scenario(
+    runtime,
+    "parts: tree-sitter bash, GitSnapshot, sandbox, serve, CLI, PostgresStorage",
+    runtime.run(["shared/parts.ts"]),
+    {
+      ...at,
+      timeoutMs: 120_000,
+    },
+  )
+  if (runtime.denied)
+    scenario(runtime, "without --allow-run and --allow-net: named errors, no crash", runtime.denied, {
+      ...at,
+      timeoutMs: 30_000,
+    })
+}
+
+async function postgres(): Promise<{ url: string | undefined; cluster?: Cluster }> {
+  if (process.env.POSTGRES_URL) return { url: process.env.POSTGRES_URL }
+  const bin = findPostgres()
+  if (!bin) return { url: undefined }
+  const cluster = await startCluster(bin)
+  return { url: cluster.url, cluster }
+}
+
+const started = performance.now()
+const work = mkdtempSync(join(tmpdir(), "agentloop-runtimes-"))
+// The sandbox's commands run as an ordinary user when the check runs as root; Deno starts them in
+// the current directory (the project), which that user must be able to enter.
+chmodSync(work, 0o755)
+const { available, missing } = runtimes(process.env, only)
+for (const { name, variable } of missing) {
+  const line = `SKIPPED: ${name} (${variable} is not set): its demo, testing kit, SQLite session and parts did not run`
+  console.log(`\n${"!".repeat(line.length)}\n${line}\n${"!".repeat(line.length)}\n`)
+  skipped.push(line)
+}
+let cluster: Cluster | undefined
+try {
+  const project = makeProject(work, pack(work))
+  const pg = available.length > 0 ? await postgres() : { url: undefined }
+  cluster = pg.cluster
+  if (!pg.url)
+    skipped.push("PostgresStorage: no POSTGRES_URL and no initdb, so the parts' postgres case says SKIPPED")
+  for (const runtime of available) runAll(runtime, project, pg.url)
+} finally {
+  cluster?.stop()
+  if (process.env.KEEP) console.log(`project kept at ${work}`)
+  else rmSync(work, { recursive: true, force: true })
+}
+
+for (const failure of outcomes.filter((outcome) => !outcome.ok))
+  console.log(`\n--- ${failure.runtime}: ${failure.name}\n${failure.detail}`)
+const failed = outcomes.filter((outcome) => !outcome.ok).length
+if (skipped.length > 0)
+  console.log(
+    `\nSKIPPED (${ci ? "a failure under CI" : "set the variables to run them"}):\n  ${skipped.join("\n  ")}`,
+  )
+console.log(
+  `\nruntimes: ${outcomes.length - failed} passed, ${failed} failed, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+)
+process.exitCode = failed > 0 || (ci && skipped.length > 0) ? 1 : 0
