@@ -66,6 +66,29 @@ describe("sqliteFault", () => {
       expect(sqliteFault(error)?.code).toBe(code)
     }
   })
+
+  it("reads Deno's node:sqlite errors, which carry SQLite's message and no errcode", () => {
+    // As Deno 2.9 throws them: code ERR_SQLITE_ERROR, SQLite's sentence as the message, nothing else.
+    const deno = (message: string) => Object.assign(new Error(message), { code: "ERR_SQLITE_ERROR" })
+    const cases: [string, string | undefined, string | undefined][] = [
+      ["database is locked", "busy", "SQLITE_BUSY"],
+      ["database table is locked", "busy", "SQLITE_LOCKED"],
+      ["database schema is locked: main", "busy", "SQLITE_LOCKED"],
+      ["database or disk is full", "full", "SQLITE_FULL"],
+      ["disk I/O error", "io", "SQLITE_IOERR"],
+      ["database disk image is malformed", "corrupt", "SQLITE_CORRUPT"],
+      ["malformed database schema (session)", "corrupt", "SQLITE_CORRUPT"],
+      ["file is not a database", "corrupt", "SQLITE_NOTADB"],
+      ["UNIQUE constraint failed: kv.key", undefined, undefined],
+      ["no such table: nope", undefined, undefined],
+    ]
+    for (const [message, reason, code] of cases) {
+      expect(sqliteFault(deno(message))?.reason, message).toBe(reason)
+      expect(sqliteFault(deno(message))?.code, message).toBe(code)
+    }
+    // The words alone, on an error that is not the driver's, are no fault.
+    expect(sqliteFault(new Error("database is locked"))).toBeUndefined()
+  })
 })
 
 describe("postgresFault", () => {
@@ -119,6 +142,29 @@ describe("retrying", () => {
     }, options()).catch((caught: unknown) => caught)
     expect(calls).toBe(4)
     expect((error as StorageError).data).toMatchObject({ reason: "busy", retryable: true, attempts: 4 })
+  })
+
+  it("retries Deno's busy error and fails at once on its full disk", async () => {
+    const deno = (message: string) => Object.assign(new Error(message), { code: "ERR_SQLITE_ERROR" })
+    let calls = 0
+    const flaky = () => {
+      calls++
+      if (calls < 3) throw deno("database is locked")
+      return "done"
+    }
+    expect(await retrying(flaky, options())).toBe("done")
+    calls = 0
+    const full = await retrying(() => {
+      calls++
+      throw deno("database or disk is full")
+    }, options()).catch((caught: unknown) => caught)
+    expect(calls).toBe(1)
+    expect(StorageError.isInstance(full)).toBe(true)
+    expect((full as StorageError).data).toMatchObject({
+      reason: "full",
+      retryable: false,
+      code: "SQLITE_FULL",
+    })
   })
 
   it("fails at once on a fault no retry cures, and passes other errors through untouched", async () => {

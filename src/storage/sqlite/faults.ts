@@ -11,6 +11,20 @@ const PRIMARY: Record<number, string> = {
   26: "SQLITE_NOTADB",
 }
 
+/**
+ * SQLite's own sentences for those codes (sqlite3_errstr, and what sqlite3_errmsg says for the
+ * commonest extended codes), for a driver that passes on the message alone: Deno's node:sqlite
+ * gives `code: "ERR_SQLITE_ERROR"` and no `errcode`.
+ */
+const SENTENCES_OF_CODES: [pattern: RegExp, code: string][] = [
+  [/^database is locked/, "SQLITE_BUSY"],
+  [/^database (table|schema) is locked/, "SQLITE_LOCKED"],
+  [/^disk I\/O error/, "SQLITE_IOERR"],
+  [/^(database disk image is malformed|malformed database schema)/, "SQLITE_CORRUPT"],
+  [/^database or disk is full/, "SQLITE_FULL"],
+  [/^file is not a database/, "SQLITE_NOTADB"],
+]
+
 const REASONS: [prefix: string, reason: StorageErrorReason][] = [
   ["SQLITE_BUSY", "busy"],
   ["SQLITE_LOCKED", "busy"],
@@ -33,7 +47,7 @@ const SENTENCES: Record<StorageErrorReason, string> = {
  * The fault a SQLite driver error stands for, or undefined when it is none (a constraint, a
  * misuse: those are bugs or contract errors and stay as they are). better-sqlite3 names the
  * result code (`code: "SQLITE_BUSY"`, extended codes too: "SQLITE_IOERR_WRITE"); node:sqlite
- * gives its number (`errcode`).
+ * gives its number (`errcode`) on Node and Bun, and only SQLite's message on Deno.
  */
 export function sqliteFault(error: unknown): Fault | undefined {
   const code = resultCode(error)
@@ -45,8 +59,9 @@ export function sqliteFault(error: unknown): Fault | undefined {
 
 function resultCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined
-  const { code, errcode } = error as { code?: unknown; errcode?: unknown }
+  const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown }
   if (typeof code === "string" && code.startsWith("SQLITE_")) return code
   if (typeof errcode === "number") return PRIMARY[errcode & 0xff]
-  return undefined
+  if (code !== "ERR_SQLITE_ERROR" || typeof message !== "string") return undefined
+  return SENTENCES_OF_CODES.find(([pattern]) => pattern.test(message))?.[1]
 }

@@ -1,5 +1,6 @@
+import { SchemaVersionError } from "../schema-version-error.js"
 import type { SqliteDatabase } from "./driver.js"
-import { migrate } from "./migrations.js"
+import { LATEST_VERSION, migrate, userVersion } from "./migrations.js"
 
 /**
  * How long SQLite itself waits for another connection's lock: not at all. The drivers are
@@ -16,6 +17,9 @@ export const BUSY_TIMEOUT_MS = 0
  */
 export function configure(db: SqliteDatabase): void {
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`)
+  // Before the journal mode, which is written into the file: a newer schema's file is left as it is.
+  const version = userVersion(db)
+  if (version > LATEST_VERSION) throw SchemaVersionError.of(version, LATEST_VERSION)
   db.exec("PRAGMA journal_mode = WAL")
   db.exec("PRAGMA synchronous = NORMAL")
   db.exec("PRAGMA foreign_keys = ON")

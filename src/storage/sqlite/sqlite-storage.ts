@@ -1,4 +1,5 @@
 import type { WithParts } from "../../message/info.js"
+import type { Logger } from "../../provider/logger.js"
 import type { Info as SessionInfo } from "../../session/info.js"
 import type { DataPath } from "../../tool/data-path.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
@@ -18,8 +19,9 @@ import { Connection, closedError } from "./connection.js"
 import { SqliteCoordinator } from "./coordinator.js"
 import { coordinatorPolicy, type SqliteCoordinatorOptions } from "./coordinator-options.js"
 import { databaseFiles } from "./data-paths.js"
-import { openDatabase, type SqliteDatabase, type SqliteDriver } from "./driver.js"
+import type { SqliteDatabase, SqliteDriver } from "./driver.js"
 import { sqliteFault } from "./faults.js"
+import { openDatabase, pathOptions } from "./open-database.js"
 import { prefixEnd } from "./prefix-end.js"
 import { type Decode, type Row, readMessages, type Stamp } from "./read-messages.js"
 import { configure } from "./setup.js"
@@ -49,10 +51,16 @@ export type SqliteStorageOptions = {
   coordinator?: boolean | SqliteCoordinatorOptions
   /**
    * Which driver opens a path: by default the runtime's own `node:sqlite` where it has one
-   * (Node 22.13 and later, Bun, Deno), else better-sqlite3. Ignored when an open connection is
-   * passed.
+   * (Node 22.13 and later, Bun, Deno), else better-sqlite3. A driver named here that is not
+   * installed or cannot load (a better-sqlite3 built for another Node, or under Bun or Deno)
+   * gives way to the other one, with one warning. Ignored when an open connection is passed.
    */
   driver?: SqliteDriver
+  /**
+   * Gets that warning. Default: `process.emitWarning` with the code
+   * "AGENTLOOP_SQLITE_DRIVER_FALLBACK" (Node's `--disable-warning` takes it).
+   */
+  logger?: Logger
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 60, maxDelayMs: 100, firstDelayMs: 2 }
@@ -60,9 +68,10 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 60, maxDelayMs: 100, fi
 type ValueRow = { key: string; value: string }
 
 /**
- * Durable storage in one SQLite file (WAL mode), through better-sqlite3 or `node:sqlite`.
- * Pass a path (opened with better-sqlite3, else `node:sqlite`) or an open connection of either
- * driver; `close()` closes the connection either way. The schema is created or migrated on
+ * Durable storage in one SQLite file (WAL mode), through `node:sqlite` or better-sqlite3.
+ * Pass a path (opened with the runtime's own `node:sqlite` where it has one, else better-sqlite3:
+ * see the `driver` option) or an open connection of either driver; `close()` closes the
+ * connection either way. Where no driver is usable, SqliteOpenError says what to install. The schema is created or migrated on
  * construction; a file migrated by a newer agentloop fails with SchemaVersionError.
  *
  * The drivers are synchronous, so every method runs its whole transaction without yielding:
@@ -116,6 +125,7 @@ export class SqliteStorage implements Storage {
 
   constructor(pathOrDatabase: string | SqliteDatabase, options: SqliteStorageOptions = {}) {
     const policy = retryPolicy("SqliteStorage", options.retry, DEFAULT_RETRY)
+    const open = pathOptions(options)
     const shared = coordinatorPolicy(
       options.coordinator,
       typeof pathOrDatabase === "string" ? pathOrDatabase : undefined,
@@ -128,7 +138,7 @@ export class SqliteStorage implements Storage {
     }
     const opened = typeof pathOrDatabase === "string"
     const { db, driver } = opened
-      ? openDatabase(pathOrDatabase, options.driver)
+      ? openDatabase(pathOrDatabase, open)
       : { db: pathOrDatabase, driver: undefined }
     this.driver = driver
     this.#connection = new Connection(db)
