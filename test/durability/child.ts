@@ -1,6 +1,6 @@
 /**
- * The program a durability trial runs: `node child.ts <seed> <dbfile>` on SQLite, or
- * `node child.ts <seed> <postgres URL> <schema>` on PostgreSQL. It runs a streaming, tool-using
+ * The program a durability trial runs: `node child.ts <seed> <dbfile> <driver>` on SQLite (driver
+ * node:sqlite or better-sqlite3), or `node child.ts <seed> <postgres URL> <schema>` on PostgreSQL. It runs a streaming, tool-using
  * session (see plan.ts and script.ts) and prints what it has stored (acks.ts) until the parent's
  * SIGKILL stops it somewhere, or to its end while it lives through the trial's fault.
  */
@@ -15,9 +15,9 @@ import { probeRules, probeTool, sleep } from "./probe-tool.js"
 import { responderOf } from "./script.js"
 import { SlowStorage } from "./slow-storage.js"
 
-const [seedText, store, schema] = process.argv.slice(2)
+const [seedText, store, third] = process.argv.slice(2)
 if (seedText === undefined || store === undefined) {
-  console.error("usage: child.ts <seed> <dbfile> | child.ts <seed> <postgres URL> <schema>")
+  console.error("usage: child.ts <seed> <dbfile> <driver> | child.ts <seed> <postgres URL> <schema>")
   process.exit(2)
 }
 const plan = planRun(Number(seedText))
@@ -27,7 +27,7 @@ const print = (text: string) => writeSync(1, `${text}\n`)
 const ref = { providerID: testModelInfo.providerID, modelID: testModelInfo.id }
 const model = scriptedModel([], { fallback: responderOf(plan) })
 // Opening the storage may meet the fault too (a full disk has no room for the WAL).
-const storage = await persist(async () => openStorage(store, schema))
+const storage = await persist(async () => openStorage(store, third))
 const runtime = createRuntime({
   provider: createProvider({ models: [{ ...ref, language: model, info: testModelInfo }], default: ref }),
   storage: new SlowStorage(storage, plan.writeDelayMs),
@@ -77,9 +77,17 @@ print(line.done())
  * another process holds, about 0.3 s for PostgreSQL (a restart takes about that long: some
  * are ridden out, some fail a turn).
  */
-function openStorage(store: string, schema: string | undefined): Storage {
-  if (!store.startsWith("postgres://"))
-    return new SqliteStorage(store, { retry: { maxAttempts: 6, maxDelayMs: 40 } })
+function openStorage(store: string, third: string | undefined): Storage {
+  if (!store.startsWith("postgres://")) {
+    if (third !== "node:sqlite" && third !== "better-sqlite3")
+      throw new Error(`no SQLite driver named ${third}`)
+    const storage = new SqliteStorage(store, { retry: { maxAttempts: 6, maxDelayMs: 40 }, driver: third })
+    // A trial on one driver must not quietly run on the other.
+    if (storage.driver !== third)
+      throw new Error(`asked for ${third}, SqliteStorage opened ${storage.driver}`)
+    return storage
+  }
+  const schema = third
   return new PostgresStorage(
     { connectionString: store, max: 4 },
     { ...(schema === undefined ? {} : { schema }), retry: { maxAttempts: 3, maxDelayMs: 150 } },

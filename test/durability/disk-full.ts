@@ -6,7 +6,7 @@ import { fillDisk } from "../storage/fault-helpers.js"
 import { checkFile } from "./check-file.js"
 import { metFault, pause } from "./child-watch.js"
 import type { RunPlan } from "./plan.js"
-import type { Stage } from "./stage.js"
+import type { Stage, TrialDrivers } from "./stage.js"
 
 /** Room for a whole run and its checks (a few hundred KB, the WAL included) many times over. */
 const TMPFS_SIZE = "16m"
@@ -18,7 +18,7 @@ const MEET_MS = 10_000
  * `atMs` (a real ENOSPC); once the child reports a turn failed by it, the space is freed
  * `holdMs` later and the child goes on with loop().
  */
-export function diskFullStage(directory: string, plan: RunPlan, atMs: number): Stage {
+export function diskFullStage(directory: string, plan: RunPlan, atMs: number, drivers: TrialDrivers): Stage {
   const fault = plan.fault
   const holdMs = fault.kind === "full" ? fault.holdMs : 0
   const mountPoint = join(directory, "tmpfs")
@@ -28,7 +28,7 @@ export function diskFullStage(directory: string, plan: RunPlan, atMs: number): S
   const filler = join(mountPoint, "filler")
   let outcome = "disk full after the child finished"
   return {
-    args: [file],
+    args: [file, drivers.child],
     kills: false,
     async apply(watch) {
       await pause(atMs)
@@ -44,7 +44,7 @@ export function diskFullStage(directory: string, plan: RunPlan, atMs: number): S
       rmSync(filler, { force: true })
     },
     landed: () => outcome,
-    check: (acks, checked) => checkFile(file, acks, checked),
+    check: (acks, checked) => checkFile(file, acks, checked, drivers.parent),
     dispose: async () => {
       spawnSync("umount", ["-l", mountPoint])
     },

@@ -21,7 +21,8 @@ export function failureLine(result: TrialResult): string {
     return `${CHECKS[check]}: ${found.slice(0, 3).join("; ")}${more}`
   })
   const at = `${result.fault === "kill" ? "kill" : `${result.fault} at`}=${result.killAtMs}ms`
-  return `FAIL seed=${result.seed} ${at} after line ${result.lines} "${result.landed}": ${details.join(" | ")}`
+  const on = result.drivers ? ` child on ${result.drivers.child}, checked on ${result.drivers.parent}` : ""
+  return `FAIL seed=${result.seed} ${at}${on} after line ${result.lines} "${result.landed}": ${details.join(" | ")}`
 }
 
 /** A loud line per fault that cannot run here. */
@@ -41,6 +42,14 @@ export function summaryLines(summary: TrialsSummary): string[] {
       `${CHECKS[check]}: ${ran.filter((result) => result.findings.some((finding) => finding.check === check)).length}`,
   )
   lines.push("faults, trials / failed:", ...faultRows(summary))
+  lines.push("the child's SQLite driver (the parent locked and checked with the other), trials / failed:")
+  lines.push(
+    ...table(
+      ran.flatMap((result) =>
+        result.drivers ? [[result.drivers.child, result.findings.length > 0] as [string, boolean]] : [],
+      ),
+    ),
+  )
   lines.push("where the kill or fault landed (for a kill, after the child's last line), trials / failed:")
   lines.push(...table(ran.map((result) => [result.landed, result.findings.length > 0])))
   const seconds = summary.wallMs / 1000
@@ -51,7 +60,7 @@ export function summaryLines(summary: TrialsSummary): string[] {
   )
   if (failed > 0)
     lines.push(
-      `replay a failed trial: --seed <its seed> --trials 1, with --duration ${summary.durationMs} (same time) or --kill-after-line <its line> (same progress)`,
+      `replay a failed trial: --seed <its seed> --trials 1 --drivers ${summary.drivers.join(",")}, with --duration ${summary.durationMs} (same time) or --kill-after-line <its line> (same progress)`,
     )
   lines.push(...skippedLines(summary.unsupported))
   const skips = skipped > 0 ? `, ${skipped} SKIPPED (their fault cannot run here)` : ""

@@ -1,20 +1,26 @@
 /**
- * The durability trials (issues 12 and 27):
+ * The durability trials (issues 12, 27 and 42):
  *   npx tsx test/durability/run.ts --trials 200 [--seed N] [--parallel 2] [--faults kill,busy,...]
- *     [--duration ms] [--kill-after-line N]
+ *     [--drivers node:sqlite,better-sqlite3] [--duration ms] [--kill-after-line N]
  * Each trial starts a child that runs a streaming, tool-using session and meets one fault at a
  * random moment (plan.ts): kill -9 (half the time), or, while it lives on, a second process
  * holding its SQLite file's write lock, a full disk under its SQLite file (a real tmpfs), or its
  * PostgreSQL backends terminated or the server restarted. A new runtime then checks that every
  * acknowledged write is there, that nothing is left unfinished, that the totals hold and that
  * the session goes on (half the kill trials with loop() first, which must continue a cut turn).
+ * The SQLite trials take the drivers by turns (seed modulo their number): the child runs on one,
+ * and this process holds the busy lock and checks the file through the other, where there are
+ * two; --drivers defaults to every driver that loads here (AGENTLOOP_SQLITE_DRIVERS makes some
+ * required, see test/storage/sqlite-drivers.ts).
  * A fault this machine cannot set up (a tmpfs needs root; PostgreSQL its binaries) skips its
  * trials, loudly; with CI set the run fails instead.
  * Exits 1 when any trial failed. A failed trial is replayed with `--seed <its seed> --trials 1`
- * (and the same `--faults`), and either `--duration` (the same time) or `--kill-after-line`
- * (the same point in its output).
+ * (and the same `--faults` and `--drivers`), and either `--duration` (the same time) or
+ * `--kill-after-line` (the same point in its output).
  */
 import { parseArgs } from "node:util"
+import type { SqliteDriver } from "../../src/storage/sqlite/index.js"
+import { sqliteDrivers } from "../storage/sqlite-drivers.js"
 import { FAULT_KINDS, type FaultKind } from "./plan.js"
 import { failureLine, skippedLines, summaryLines } from "./report.js"
 import { runTrials } from "./trials.js"
@@ -25,6 +31,7 @@ const { values } = parseArgs({
     seed: { type: "string" },
     parallel: { type: "string", default: "2" },
     faults: { type: "string", default: FAULT_KINDS.join(",") },
+    drivers: { type: "string" },
     duration: { type: "string" },
     "kill-after-line": { type: "string" },
   },
@@ -42,12 +49,20 @@ const faults = values.faults.split(",").map((name) => {
     throw new Error(`--faults takes some of ${FAULT_KINDS.join(",")}, not ${name}`)
   return name as FaultKind
 })
+const loadable = sqliteDrivers()
+const drivers = (values.drivers?.split(",") ?? loadable).map((name) => {
+  const driver = loadable.find((known) => known === name)
+  if (!driver)
+    throw new Error(`--drivers takes some of ${loadable.join(",")} (the drivers that load here), not ${name}`)
+  return driver satisfies SqliteDriver
+})
 
-console.log(`durability: ${trials} trials from seed ${seed}`)
+console.log(`durability: ${trials} trials from seed ${seed}, SQLite on ${drivers.join(" and ")} by turns`)
 const summary = await runTrials({
   trials,
   seed,
   faults,
+  drivers,
   parallel: number("parallel", values.parallel),
   ...(values.duration === undefined ? {} : { durationMs: number("duration", values.duration) }),
   ...(values["kill-after-line"] === undefined

@@ -1,4 +1,5 @@
 import { join } from "node:path"
+import type { SqliteDriver } from "../../src/storage/sqlite/index.js"
 import type { Acks } from "./acks.js"
 import { holdWriteLock } from "./busy-lock.js"
 import { checkFile } from "./check-file.js"
@@ -11,7 +12,7 @@ import type { FaultKind, RunPlan } from "./plan.js"
  * the child runs, how what it left is checked, and what is torn down afterwards.
  */
 export type Stage = {
-  /** The child's arguments after its seed: `<dbfile>`, or `<postgres URL> <schema>`. */
+  /** The child's arguments after its seed: `<dbfile> <driver>`, or `<postgres URL> <schema>`. */
   args: string[]
   /** Whether the child is killed at the trial's kill point; else it runs to its end. */
   kills: boolean
@@ -27,22 +28,34 @@ const FINISHED = "child finished before the kill"
 /** A child that is not killed must still finish: no trial may hang the run. */
 export const CHILD_DEADLINE_MS = 60_000
 
+/**
+ * The SQLite drivers of a trial: the child's, and the one this process locks and checks the file
+ * with (the other driver where there are two, so every trial also reads one driver's file through
+ * the other).
+ */
+export type TrialDrivers = { child: SqliteDriver; parent: SqliteDriver }
+
 /** A kill -9, or ("busy") another process holding the file's write lock: SQLite in `directory`. */
-export function sqliteStage(directory: string, plan: RunPlan, atMs: number): Stage {
+export function sqliteStage(directory: string, plan: RunPlan, atMs: number, drivers: TrialDrivers): Stage {
   const file = join(directory, "agentloop.db")
   const { fault } = plan
   return {
-    args: [file],
+    args: [file, drivers.child],
     kills: fault.kind === "kill",
     apply: async () => {
-      if (fault.kind === "busy") await holdWriteLock(file, atMs, fault.holdMs, CHILD_DEADLINE_MS)
+      if (fault.kind === "busy")
+        await holdWriteLock(file, drivers.parent, {
+          atMs,
+          holdMs: fault.holdMs,
+          deadlineMs: CHILD_DEADLINE_MS,
+        })
     },
     landed: (killed, acks) => {
       if (fault.kind === "busy")
         return `busy lock, ${acks.faults.length > 0 ? "past the retry bound: the child went on with loop()" : "within the retry bound"}`
       return killed ? `kill after ${acks.last}` : FINISHED
     },
-    check: (acks, checked) => checkFile(file, acks, checked),
+    check: (acks, checked) => checkFile(file, acks, checked, drivers.parent),
     dispose: async () => {},
   }
 }

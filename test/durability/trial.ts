@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import type { SqliteDriver } from "../../src/storage/sqlite/index.js"
 import { parseAcks } from "./acks.js"
 import type { Finding } from "./check-storage.js"
 import { ChildWatch } from "./child-watch.js"
@@ -10,11 +11,13 @@ import { type ChildCommand, runChild } from "./launch.js"
 import { type FaultKind, planRun, type RunPlan } from "./plan.js"
 import { type PostgresSource, postgresStage } from "./postgres-stage.js"
 import { killFraction } from "./prng.js"
-import { CHILD_DEADLINE_MS, misnamedFaults, type Stage, sqliteStage } from "./stage.js"
+import { CHILD_DEADLINE_MS, misnamedFaults, type Stage, sqliteStage, type TrialDrivers } from "./stage.js"
 
 export type TrialResult = {
   seed: number
   fault: FaultKind
+  /** The SQLite trials' drivers: the child's, and the one the parent locked and checked with. */
+  drivers?: TrialDrivers
   resume: "loop" | "prompt"
   /** Why the trial's fault cannot run here: nothing ran. */
   skipped?: string
@@ -39,7 +42,20 @@ export type TrialContext = {
   /** The faults that cannot run here, and why. */
   unsupported: ReadonlyMap<FaultKind, string>
   postgres: PostgresSource
+  /** The SQLite drivers the trials run on, taken by turns (trialDrivers). */
+  drivers: readonly SqliteDriver[]
   killAfterLine?: number | undefined
+}
+
+/**
+ * The drivers of the SQLite trial of `seed`: the child's by turns (seed modulo their number, so
+ * a replay with the same `--seed` and `--drivers` runs the same one), and the other one, where
+ * there are two, for this process's lock and checks.
+ */
+export function trialDrivers(drivers: readonly SqliteDriver[], seed: number): TrialDrivers {
+  const child = drivers[seed % drivers.length]
+  if (!child) throw new Error("the SQLite trials need a driver")
+  return { child, parent: drivers.find((driver) => driver !== child) ?? child }
 }
 
 /**
@@ -51,11 +67,21 @@ export async function runTrial(context: TrialContext, seed: number): Promise<Tri
   const started = performance.now()
   const plan = planRun(seed, context.faults)
   const killAtMs = Math.round(killFraction(seed) * context.durationMs)
-  const base = { seed, fault: plan.fault.kind, resume: plan.resume, killAtMs, lines: 0, failedTurns: 0 }
+  const drivers = trialDrivers(context.drivers, seed)
+  const postgres = plan.fault.kind === "pg-terminate" || plan.fault.kind === "pg-restart"
+  const base = {
+    seed,
+    fault: plan.fault.kind,
+    ...(postgres ? {} : { drivers }),
+    resume: plan.resume,
+    killAtMs,
+    lines: 0,
+    failedTurns: 0,
+  }
   const skipped = context.unsupported.get(plan.fault.kind)
   if (skipped) return { ...base, skipped, landed: `SKIPPED ${plan.fault.kind}`, findings: [], elapsedMs: 0 }
   const directory = mkdtempSync(join(tmpdir(), "agentloop-durability-"))
-  const stage = await openStage(context, plan, directory, killAtMs).catch(describeError)
+  const stage = await openStage(context, plan, { directory, atMs: killAtMs, drivers }).catch(describeError)
   try {
     if (typeof stage === "string") {
       const findings = [{ check: "harness" as const, detail: `the fault could not be set up: ${stage}` }]
@@ -77,15 +103,20 @@ export async function runTrial(context: TrialContext, seed: number): Promise<Tri
   }
 }
 
-function openStage(context: TrialContext, plan: RunPlan, directory: string, atMs: number): Promise<Stage> {
+function openStage(
+  context: TrialContext,
+  plan: RunPlan,
+  where: { directory: string; atMs: number; drivers: TrialDrivers },
+): Promise<Stage> {
+  const { directory, atMs, drivers } = where
   switch (plan.fault.kind) {
     case "full":
-      return Promise.resolve().then(() => diskFullStage(directory, plan, atMs))
+      return Promise.resolve().then(() => diskFullStage(directory, plan, atMs, drivers))
     case "pg-terminate":
     case "pg-restart":
       return postgresStage(context.postgres, plan, atMs)
     default:
-      return Promise.resolve(sqliteStage(directory, plan, atMs))
+      return Promise.resolve(sqliteStage(directory, plan, atMs, drivers))
   }
 }
 
@@ -132,6 +163,7 @@ export async function measureDuration(
   command: ChildCommand,
   seed: number,
   parallel: number,
+  drivers: readonly SqliteDriver[],
 ): Promise<number> {
   const samples = Math.max(2, parallel * 2)
   let longest = 0
@@ -140,7 +172,9 @@ export async function measureDuration(
       Array.from({ length: Math.min(parallel, samples - first) }, async (_, offset) => {
         const directory = mkdtempSync(join(tmpdir(), "agentloop-durability-"))
         try {
-          return await runChild(command, [String(seed + first + offset), join(directory, "agentloop.db")], {
+          const sample = seed + first + offset
+          const file = join(directory, "agentloop.db")
+          return await runChild(command, [String(sample), file, trialDrivers(drivers, sample).child], {
             afterMs: 60_000,
           })
         } finally {

@@ -1,3 +1,4 @@
+import type { SqliteDriver } from "../../src/storage/sqlite/index.js"
 import { findPostgres } from "../setup/pg-cluster.js"
 import { type OwnCluster, ownCluster } from "../storage/pg-faults-helpers.js"
 import { diskFullUnsupported } from "./disk-full.js"
@@ -12,6 +13,12 @@ export type TrialsOptions = {
   seed: number
   /** The faults the trials draw from (plan.ts); default all. Another set gives a seed another fault. */
   faults?: readonly FaultKind[]
+  /**
+   * The SQLite drivers the SQLite trials run on, by turns (trial.ts, trialDrivers): the child on
+   * one, this process's lock and checks on the other. run.ts and the unit test pass every driver
+   * that loads here (sqliteDrivers); another list gives a seed another driver.
+   */
+  drivers: readonly SqliteDriver[]
   /** Children running at once. Default 2. */
   parallel?: number
   /** The child's run length kills are drawn over; measured when absent. */
@@ -29,6 +36,7 @@ export type TrialsOptions = {
 export type TrialsSummary = {
   seed: number
   parallel: number
+  drivers: readonly SqliteDriver[]
   durationMs: number
   results: TrialResult[]
   /** The faults that could not run here, and why: their trials are skipped. */
@@ -45,6 +53,8 @@ export async function runTrials(options: TrialsOptions): Promise<TrialsSummary> 
   const started = performance.now()
   const parallel = Math.max(1, options.parallel ?? 2)
   const faults = options.faults ?? FAULT_KINDS
+  const { drivers } = options
+  if (drivers.length === 0) throw new Error("the durability trials need a SQLite driver, and none loads here")
   const unsupported = unsupportedFaults(faults)
   if (process.env.CI && unsupported.size > 0)
     throw new Error(
@@ -56,7 +66,9 @@ export async function runTrials(options: TrialsOptions): Promise<TrialsSummary> 
     // A replay by lines needs no kill times.
     const durationMs =
       options.durationMs ??
-      (options.killAfterLine === undefined ? await measureDuration(command, options.seed, parallel) : 0)
+      (options.killAfterLine === undefined
+        ? await measureDuration(command, options.seed, parallel, drivers)
+        : 0)
     options.onStart?.({ durationMs, bundled: command.bundled, unsupported })
     const results: TrialResult[] = []
     let next = 0
@@ -77,6 +89,7 @@ export async function runTrials(options: TrialsOptions): Promise<TrialsSummary> 
         faults,
         unsupported,
         postgres,
+        drivers,
         killAfterLine: options.killAfterLine,
       }
       for (let index = next++; index < options.trials; index = next++) {
@@ -90,6 +103,7 @@ export async function runTrials(options: TrialsOptions): Promise<TrialsSummary> 
     return {
       seed: options.seed,
       parallel,
+      drivers,
       durationMs,
       results,
       unsupported,
