@@ -49,7 +49,7 @@ const LINKED = [
   "@ai-sdk/openai",
   "@ai-sdk/openai-compatible",
 ]
-/** Optional peers left out on purpose: nothing the scenarios run may need them. */
+/** Optional peers left out on purpose: nothing the scenarios run may need them (better-sqlite3 is linked for the last ones). */
 const ABSENT = ["better-sqlite3", "tsx", "@opentelemetry/api"]
 
 type Outcome = { runtime: string; name: string; ok: boolean; seconds: number; detail: string }
@@ -69,6 +69,14 @@ function pack(work: string): string {
   return join(work, info.filename)
 }
 
+/** Links a package of the dev install into the project: no network. */
+function link(project: string, name: string): void {
+  const source = join(repo, "node_modules", name)
+  if (!existsSync(source)) throw new Error(`runtimes: ${name} is not in the dev install`)
+  mkdirSync(dirname(join(project, "node_modules", name)), { recursive: true })
+  execFileSync("ln", ["-s", source, join(project, "node_modules", name)])
+}
+
 /** The project: the tarball's contents in node_modules, its dependencies linked, the scenario files beside. */
 function makeProject(work: string, tarball: string): string {
   const project = join(work, "project")
@@ -79,12 +87,7 @@ function makeProject(work: string, tarball: string): string {
   const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
     (name) => !manifest.peerDependenciesMeta?.[name]?.optional,
   )
-  for (const name of [...Object.keys(manifest.dependencies ?? {}), ...peers, ...LINKED]) {
-    const source = join(repo, "node_modules", name)
-    if (!existsSync(source)) throw new Error(`runtimes: ${name} is not in the dev install`)
-    mkdirSync(dirname(join(project, "node_modules", name)), { recursive: true })
-    execFileSync("ln", ["-s", source, join(project, "node_modules", name)])
-  }
+  for (const name of [...Object.keys(manifest.dependencies ?? {}), ...peers, ...LINKED]) link(project, name)
   for (const name of ABSENT)
     if (existsSync(join(project, "node_modules", name)))
       throw new Error(`runtimes: ${name} must not be installed`)
@@ -144,18 +147,22 @@ function scenario(
   return output
 }
 
-/** Everything one runtime runs, in order. */
-function runAll(runtime: Runtime, project: string, postgresUrl: string | undefined): void {
+function environment(runtime: Runtime, postgresUrl: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" }
   // The demo plays its scripted model only when no real one is configured.
   for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "AGENTLOOP_BASE_URL", "AGENTLOOP_MODEL"])
     delete env[name]
   env.RUNTIME_COMMAND = JSON.stringify(runtime.run([]))
   if (postgresUrl) env.POSTGRES_URL = postgresUrl
-  const at = { cwd: project, env }
+  return env
+}
+
+/** What one runtime runs with no native module installed; returns the session file it wrote and the session's ID. */
+function runAll(runtime: Runtime, project: string, postgresUrl: string | undefined): [string, string] {
+  const at = { cwd: project, env: environment(runtime, postgresUrl), timeoutMs: 60_000 }
+  const session = (args: string[]) => runtime.run(["shared/sqlite-session.ts", ...args])
   scenario(runtime, "README's demo (examples/quickstart.ts)", runtime.run(["quickstart.ts"]), {
     ...at,
-    timeoutMs: 60_000,
     expect: (output) =>
       output.includes("Final answer (finish: stop)") &&
       output.includes("- assistant: step-start, tool:question")
@@ -175,45 +182,33 @@ function runAll(runtime: Runtime, project: string, postgresUrl: string | undefin
   const written = scenario(
     runtime,
     "a tool-using session written to a SQLite file",
-    runtime.run(["shared/sqlite-session.ts", "write", file]),
-    {
-      ...at,
-      timeoutMs: 60_000,
-    },
+    session(["write", file]),
+    at,
   )
   const sessionID = /ses_\w+/.exec(written)?.[0] ?? "no-session-written"
-  scenario(
-    runtime,
-    "read back and continued in a new process",
-    runtime.run(["shared/sqlite-session.ts", "read", file, sessionID]),
-    {
-      ...at,
-      timeoutMs: 60_000,
-    },
-  )
-  scenario(
-    runtime,
-    "writes that meet another process's write lock are retried",
-    runtime.run(["shared/sqlite-session.ts", "busy", join(project, `${runtime.name}-busy.db`)]),
-    {
-      ...at,
-      timeoutMs: 60_000,
-    },
-  )
-  scenario(
-    runtime,
-    "parts: tree-sitter bash, GitSnapshot, sandbox, serve, CLI, PostgresStorage",
-    runtime.run(["shared/parts.ts"]),
-    {
-      ...at,
-      timeoutMs: 120_000,
-    },
-  )
+  scenario(runtime, "read back and continued in a new process", session(["read", file, sessionID]), at)
+  const busy = session(["busy", join(project, `${runtime.name}-busy.db`)])
+  scenario(runtime, "writes that meet another process's write lock are retried", busy, at)
+  const parts = runtime.run(["shared/parts.ts"])
+  scenario(runtime, "parts: tree-sitter bash, GitSnapshot, sandbox, serve, CLI, PostgresStorage", parts, {
+    ...at,
+    timeoutMs: 120_000,
+  })
   if (runtime.denied)
     scenario(runtime, "without --allow-run and --allow-net: named errors, no crash", runtime.denied, {
       ...at,
       timeoutMs: 30_000,
     })
+  return [file, sessionID]
+}
+
+/** With better-sqlite3 installed: the session read and continued through it, then through node:sqlite again. */
+function crossDrivers(runtime: Runtime, project: string, [file, sessionID]: [string, string]): void {
+  const at = { cwd: project, env: environment(runtime, undefined), timeoutMs: 60_000 }
+  const read = ["shared/sqlite-session.ts", "read", file, sessionID]
+  const better = runtime.run([...read, "better-sqlite3"], "native")
+  scenario(runtime, "the session read and continued through better-sqlite3", better, at)
+  scenario(runtime, "and read and continued through node:sqlite after it", runtime.run(read), at)
 }
 
 async function postgres(): Promise<{ url: string | undefined; cluster?: Cluster }> {
@@ -240,9 +235,10 @@ try {
   const project = makeProject(work, pack(work))
   const pg = available.length > 0 ? await postgres() : { url: undefined }
   cluster = pg.cluster
-  if (!pg.url)
-    skipped.push("PostgresStorage: no POSTGRES_URL and no initdb, so the parts' postgres case says SKIPPED")
-  for (const runtime of available) runAll(runtime, project, pg.url)
+  const sessions = available.map((runtime) => runAll(runtime, project, pg.url))
+  // Only now: nothing above may need a native module.
+  link(project, "better-sqlite3")
+  for (const [index, runtime] of available.entries()) crossDrivers(runtime, project, sessions[index]!)
 } finally {
   cluster?.stop()
   if (process.env.KEEP) console.log(`project kept at ${work}`)

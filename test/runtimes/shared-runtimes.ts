@@ -4,8 +4,8 @@ import { execFileSync } from "node:child_process"
 export type Runtime = {
   name: "bun" | "deno"
   version: string
-  /** The command line that runs a script with these arguments. */
-  run: (script: string[]) => string[]
+  /** The command line that runs a script with these arguments; `native`: it loads a Node-API addon (better-sqlite3). */
+  run: (script: string[], native?: "native") => string[]
   /** The testing kit under the runtime's runner. */
   kit: string[]
   /** A run without the permissions to start processes or listen (Deno only). */
@@ -52,7 +52,8 @@ export function runtimes(
     available.push({
       name: "deno",
       version: versionOf(deno, /deno (\S+)/),
-      run: (script) => [deno, "run", ...DENO_FLAGS, ...script],
+      // Deno loads a Node-API addon (better-sqlite3 13) only with --allow-ffi.
+      run: (script, native) => [deno, "run", ...DENO_FLAGS, ...(native ? ["--allow-ffi"] : []), ...script],
       kit: [deno, "run", ...DENO_FLAGS, "deno/kit.ts"],
       denied: [
         deno,
