@@ -12,6 +12,23 @@ const PRIMARY: Record<number, string> = {
 }
 
 /**
+ * The extended result codes of those families, by their number above the primary code (SQLite's
+ * `primary | n << 8`, sqlite3.h), so that a node:sqlite number is named as better-sqlite3 names it:
+ * 778 is "SQLITE_IOERR_WRITE" on either driver.
+ */
+const EXTENDED: Record<number, readonly string[]> = {
+  5: ["RECOVERY", "SNAPSHOT", "TIMEOUT"],
+  6: ["SHAREDCACHE", "VTAB"],
+  10: [
+    ..."READ SHORT_READ WRITE FSYNC DIR_FSYNC TRUNCATE FSTAT UNLOCK RDLOCK DELETE BLOCKED NOMEM".split(" "),
+    ..."ACCESS CHECKRESERVEDLOCK LOCK CLOSE DIR_CLOSE SHMOPEN SHMSIZE SHMLOCK SHMMAP SEEK".split(" "),
+    ..."DELETE_NOENT MMAP GETTEMPPATH CONVPATH VNODE AUTH BEGIN_ATOMIC COMMIT_ATOMIC".split(" "),
+    ..."ROLLBACK_ATOMIC DATA CORRUPTFS IN_PAGE BADKEY CODEC".split(" "),
+  ],
+  11: ["VTAB", "SEQUENCE", "INDEX"],
+}
+
+/**
  * SQLite's own sentences for those codes (sqlite3_errstr, and what sqlite3_errmsg says for the
  * commonest extended codes), for a driver that passes on the message alone: Deno's node:sqlite
  * gives `code: "ERR_SQLITE_ERROR"` and no `errcode`.
@@ -61,7 +78,14 @@ function resultCode(error: unknown): string | undefined {
   if (typeof error !== "object" || error === null) return undefined
   const { code, errcode, message } = error as { code?: unknown; errcode?: unknown; message?: unknown }
   if (typeof code === "string" && code.startsWith("SQLITE_")) return code
-  if (typeof errcode === "number") return PRIMARY[errcode & 0xff]
+  if (typeof errcode === "number") return codeName(errcode)
   if (code !== "ERR_SQLITE_ERROR" || typeof message !== "string") return undefined
   return SENTENCES_OF_CODES.find(([pattern]) => pattern.test(message))?.[1]
+}
+
+/** A fault's result code number as its name: the extended name where SQLite has one. */
+function codeName(errcode: number): string | undefined {
+  const primary = PRIMARY[errcode & 0xff]
+  const extended = EXTENDED[errcode & 0xff]?.[(errcode >> 8) - 1]
+  return primary && extended ? `${primary}_${extended}` : primary
 }
