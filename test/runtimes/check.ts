@@ -74,7 +74,7 @@ function link(project: string, name: string): void {
   const source = join(repo, "node_modules", name)
   if (!existsSync(source)) throw new Error(`runtimes: ${name} is not in the dev install`)
   mkdirSync(dirname(join(project, "node_modules", name)), { recursive: true })
-  execFileSync("ln", ["-s", source, join(project, "node_modules", name)])
+  execFileSync("ln", ["-s", source, join(project, "node_modules", name)], { timeout: 10_000 })
 }
 
 /** The project: the tarball's contents in node_modules, its dependencies linked, the scenario files beside. */
@@ -82,7 +82,7 @@ function makeProject(work: string, tarball: string): string {
   const project = join(work, "project")
   const target = join(project, "node_modules", "agentloop-sdk")
   mkdirSync(target, { recursive: true })
-  execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"])
+  execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"], { timeout: 60_000 })
   const manifest = JSON.parse(readFileSync(join(target, "package.json"), "utf8"))
   const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
     (name) => !manifest.peerDependenciesMeta?.[name]?.optional,
