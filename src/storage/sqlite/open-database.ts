@@ -1,5 +1,3 @@
-import fs from "node:fs"
-import nodePath from "node:path"
 import { z } from "zod"
 import { parseInput } from "../../error/invalid-input.js"
 import type { Logger } from "../../provider/logger.js"
@@ -97,9 +95,7 @@ function openWith(open: Open, path: string): SqliteDatabase {
   try {
     return open(path)
   } catch (error) {
-    // node:sqlite says only "unable to open database file" where better-sqlite3 names the cause.
-    const missing = !path.startsWith("file:") && !fs.existsSync(nodePath.dirname(nodePath.resolve(path)))
-    const reason = missing
+    const reason = missingDirectory(path)
       ? "its directory does not exist"
       : error instanceof Error
         ? error.message
@@ -109,4 +105,18 @@ function openWith(open: Open, path: string): SqliteDatabase {
       { cause: error },
     )
   }
+}
+
+/**
+ * Whether the folder a path would be created in is missing: node:sqlite says only "unable to
+ * open database file" where better-sqlite3 names the cause. Asked only after a failed open, of
+ * modules looked up then, so that this file imports nothing a bundle for another runtime lacks.
+ */
+function missingDirectory(path: string): boolean {
+  if (path.startsWith("file:")) return false
+  const fs = process.getBuiltinModule?.("node:fs") as typeof import("node:fs") | undefined
+  const nodePath = process.getBuiltinModule?.("node:path") as typeof import("node:path") | undefined
+  return (
+    fs !== undefined && nodePath !== undefined && !fs.existsSync(nodePath.dirname(nodePath.resolve(path)))
+  )
 }
