@@ -14,7 +14,6 @@
 //   KEEP=1              keeps the project for a look
 import { execFileSync, spawnSync } from "node:child_process"
 import {
-  chmodSync,
   copyFileSync,
   cpSync,
   existsSync,
@@ -221,9 +220,6 @@ async function postgres(): Promise<{ url: string | undefined; cluster?: Cluster 
 
 const started = performance.now()
 const work = mkdtempSync(join(tmpdir(), "agentloop-runtimes-"))
-// The sandbox's commands run as an ordinary user when the check runs as root; Deno starts them in
-// the current directory (the project), which that user must be able to enter.
-chmodSync(work, 0o755)
 const { available, missing } = runtimes(process.env, only)
 for (const { name, variable } of missing) {
   const line = `SKIPPED: ${name} (${variable} is not set): its demo, testing kit, SQLite session and parts did not run`

@@ -24,8 +24,7 @@ const PLATFORM =
   "container, or choose to run unsandboxed with localOperations."
 
 const NOT_STARTED =
-  "Under Deno, grant the sandbox its processes: deno run --allow-run (it starts bwrap, and bwrap the commands); " +
-  "as root with a `user`, start the agent in a folder that user can enter."
+  "Under Deno, grant the sandbox its processes: deno run --allow-run (it starts bwrap, and bwrap the commands)."
 
 // bwrap's words when the kernel, a sysctl, AppArmor or seccomp keeps it from making its namespaces.
 const NAMESPACE_FAILURE =
@@ -109,6 +108,9 @@ export function trySandbox(
 
 function runProbe(bwrap: string, args: string[], env: Record<string, string>, user?: SandboxUser): string {
   const result = spawnSync(bwrap, args, {
+    // As exec does: started as `user`, bwrap could not enter the agent's own current directory
+    // (Deno's spawnSync then says nothing at all, Node and Bun do not mind).
+    cwd: "/",
     env,
     encoding: "utf8",
     timeout: PROBE_TIMEOUT_MS,
@@ -120,8 +122,8 @@ function runProbe(bwrap: string, args: string[], env: Record<string, string>, us
     if (code === "ENOENT") throw bwrapMissing(bwrap)
     throw SandboxUnavailableError.of("failed", `${bwrap} could not run: ${result.error.message}.`, INSTALL)
   }
-  // Deno's spawnSync answers a process it could not start (no --allow-run; as `user`, a current
-  // directory that user cannot enter) with neither an error nor an exit status.
+  // Deno's spawnSync answers a process it could not start (no --allow-run) with neither an
+  // error nor an exit status.
   if (typeof result.status !== "number" && !result.signal)
     throw SandboxUnavailableError.of(
       "failed",

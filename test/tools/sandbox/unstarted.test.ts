@@ -1,4 +1,4 @@
-// Under Deno without --allow-run (and as another user from a folder it cannot enter), spawnSync answers with neither an error nor an exit status
+// Under Deno without --allow-run, spawnSync answers with neither an error nor an exit status
 // ({}); the sandbox's probe read that as "bwrap exited with undefined: undefinedundefined".
 // test/runtimes/check.ts meets it for real under Deno; here spawnSync answers as Deno's does.
 import { spawnSync } from "node:child_process"
