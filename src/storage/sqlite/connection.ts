@@ -1,6 +1,7 @@
 import { StorageClosedError } from "../storage-closed-error.js"
 import type { SqliteDatabase, SqliteStatement, SqliteValue } from "./driver.js"
 import { rollback } from "./migrations.js"
+import { nativeTransactions } from "./native-transactions.js"
 import { SQL, type Sql } from "./statements.js"
 
 type ArrayStatement = { all(...params: SqliteValue[]): unknown[] }
@@ -59,6 +60,8 @@ export class Connection {
    * when anything throws: a busy BEGIN or COMMIT included, so that a retry starts afresh.
    */
   transaction<T>(begin: Sql, body: () => T): T {
+    const native = nativeTransactions(this.db)
+    if (native) return native.transactionSync(body)
     try {
       this.run(begin)
       const result = body()

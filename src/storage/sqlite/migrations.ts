@@ -1,5 +1,6 @@
 import { SchemaVersionError } from "../schema-version-error.js"
 import type { SqliteDatabase } from "./driver.js"
+import { nativeTransactions } from "./native-transactions.js"
 
 /**
  * Schema migrations; migration N (1-based) takes `PRAGMA user_version` from N - 1 to N.
@@ -95,22 +96,31 @@ export const LATEST_VERSION = migrations.length
 export function migrate(db: SqliteDatabase): void {
   const initial = userVersion(db)
   if (initial > LATEST_VERSION) throw SchemaVersionError.of(initial, LATEST_VERSION)
+  const native = nativeTransactions(db)
   for (let version = initial; version < LATEST_VERSION; ) {
+    if (native) {
+      version = native.transactionSync(() => step(db))
+      continue
+    }
     db.exec("BEGIN IMMEDIATE")
     try {
-      version = userVersion(db)
-      if (version > LATEST_VERSION) throw SchemaVersionError.of(version, LATEST_VERSION)
-      if (version < LATEST_VERSION) {
-        db.exec(migrations[version]!)
-        version += 1
-        db.exec(`PRAGMA user_version = ${version}`)
-      }
+      version = step(db)
       db.exec("COMMIT")
     } catch (error) {
       rollback(db)
       throw error
     }
   }
+}
+
+/** Runs the next migration, inside its transaction; returns the version reached. */
+function step(db: SqliteDatabase): number {
+  const version = userVersion(db)
+  if (version > LATEST_VERSION) throw SchemaVersionError.of(version, LATEST_VERSION)
+  if (version === LATEST_VERSION) return version
+  db.exec(migrations[version]!)
+  db.exec(`PRAGMA user_version = ${version + 1}`)
+  return version + 1
 }
 
 export function userVersion(db: SqliteDatabase): number {

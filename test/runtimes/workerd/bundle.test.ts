@@ -18,9 +18,10 @@ function source(file: string): string {
 }
 
 describe("a Worker bundle (wrangler's esbuild settings)", () => {
-  it("bundles the core and the testing kit without any optional peer", async () => {
+  it("bundles the core, the testing kit and the Durable Object storage without any optional peer", async () => {
+    const entries = ["index.ts", "testing/index.ts", "storage/durable-object/index.ts"]
     const bundle = await bundleForWorkerd({
-      contents: `export * from ${source("index.ts")}\nexport * from ${source("testing/index.ts")}`,
+      contents: entries.map((entry) => `export * from ${source(entry)}`).join("\n"),
       resolveDir: repo,
       refuse: optionalPeers,
     })

@@ -37,14 +37,17 @@ export async function bundleForWorkerd(options: {
   }
 }
 
-/** What `nodejs_compat` gives a bundle: Node's built-in modules, by their `node:` names, at run time. */
+/**
+ * What `nodejs_compat` gives a bundle: Node's built-in modules, by their `node:` names, at run
+ * time; and workerd's own modules (`cloudflare:workers`).
+ */
 function nodejsCompat(): Plugin {
   const bare = new Set(builtinModules)
   return {
     name: "nodejs-compat",
     setup(builder) {
-      builder.onResolve({ filter: /^[a-z_/]+$|^node:/ }, ({ path }) => {
-        if (path.startsWith("node:")) return { path, external: true }
+      builder.onResolve({ filter: /^[a-z_/]+$|^node:|^cloudflare:/ }, ({ path }) => {
+        if (path.startsWith("node:") || path.startsWith("cloudflare:")) return { path, external: true }
         return bare.has(path) ? { path: `node:${path}`, external: true } : undefined
       })
     },

@@ -20,7 +20,9 @@ import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { parseArgs } from "node:util"
 import { bundleForWorkerd } from "./bundle.js"
-import { type UIChunk, workerChecks } from "./checks.js"
+import { chatChunks } from "./chat-stream.js"
+import { workerChecks } from "./checks.js"
+import { checkConversations } from "./conversations.js"
 import { type Compatibility, startWorkerd, workerdDate } from "./workerd.js"
 
 const repo = resolve(import.meta.dirname, "../../..")
@@ -56,7 +58,9 @@ function install(): { optionalPeers: string[] } {
     if (!existsSync(join(dist, "server", "index.js")))
       throw new Error(`no build at ${dist}: run npm run build`)
     cpSync(dist, join(target, "dist"), { recursive: true })
-    copyFileSync(join(repo, "package.json"), join(target, "package.json"))
+    // The manifest beside that dist (a package directory), else the repository's.
+    const manifest = existsSync(join(dist, "..", "package.json")) ? join(dist, "..") : repo
+    copyFileSync(join(manifest, "package.json"), join(target, "package.json"))
   }
   const manifest = JSON.parse(readFileSync(join(target, "package.json"), "utf8"))
   const meta: Record<string, { optional?: boolean }> = manifest.peerDependenciesMeta ?? {}
@@ -78,32 +82,13 @@ function check(name: string, failure: string | undefined): void {
   if (failure !== undefined) failures.push(`${name}\n${failure}`)
 }
 
-async function chatChunks(url: string): Promise<UIChunk[]> {
-  const response = await fetch(`${url}/chat`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      id: "chat-1",
-      messages: [{ id: "m1", role: "user", parts: [{ type: "text", text: "Weather in Oslo?" }] }],
-    }),
-    signal: AbortSignal.timeout(30_000),
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`POST /chat answered ${response.status}: ${text}`)
-  return text
-    .split("\n")
-    .filter((line) => line.startsWith("data: "))
-    .map((line) => line.slice("data: ".length))
-    .map((data) => (data === "[DONE]" ? { type: "[DONE]" } : (JSON.parse(data) as UIChunk)))
-}
-
 async function serveAndChat(compatibility: Compatibility): Promise<void> {
   const declared = `compatibility_date ${compatibility.date}, flags [${compatibility.flags.join(", ")}]`
   const workerd = await startWorkerd({ binary, directory: work, module: "worker.js", compatibility })
   const before = failures.length
   try {
     check(`workerd serves the Worker (${declared})`, undefined)
-    const chunks = await chatChunks(workerd.url)
+    const chunks = await chatChunks(`${workerd.url}/chat`, "Weather in Oslo?")
     for (const [name, failure] of workerChecks(chunks)) check(`${declared}: ${name}`, failure)
   } finally {
     const output = await workerd.stop()
@@ -111,24 +96,34 @@ async function serveAndChat(compatibility: Compatibility): Promise<void> {
   }
 }
 
+/** Bundles one of this folder's Workers into the project, as wrangler would; true when it bundled. */
+async function bundle(name: string, refuse: string[]): Promise<boolean> {
+  copyFileSync(join(here, `${name}.ts`), join(work, `${name}.ts`))
+  const result = await bundleForWorkerd({ entry: join(work, `${name}.ts`), refuse })
+  check(
+    `${name}.ts bundles without ${refuse.join(", ")}`,
+    result.errors.length ? result.errors.map((error) => error.text).join("\n") : undefined,
+  )
+  if (result.errors.length === 0) writeFileSync(join(work, `${name}.js`), result.code)
+  return result.errors.length === 0
+}
+
 const started = Date.now()
 try {
   const { optionalPeers } = install()
   writeFileSync(join(work, "package.json"), JSON.stringify({ name: "worker", private: true, type: "module" }))
-  copyFileSync(join(here, "worker.ts"), join(work, "worker.ts"))
-  const bundle = await bundleForWorkerd({
-    entry: join(work, "worker.ts"),
-    refuse: optionalPeers.filter((name) => !SERVER_PEERS.includes(name)),
-  })
-  check(
-    `the Worker bundles without ${optionalPeers.filter((name) => !SERVER_PEERS.includes(name)).join(", ")}`,
-    bundle.errors.length ? bundle.errors.map((error) => error.text).join("\n") : undefined,
-  )
-  if (bundle.errors.length === 0) {
-    writeFileSync(join(work, "worker.js"), bundle.code)
-    for (const compatibility of [OLDEST, { date: workerdDate(binary), flags: [] }])
-      await serveAndChat(compatibility)
-  }
+  const refuse = optionalPeers.filter((name) => !SERVER_PEERS.includes(name))
+  const newest: Compatibility = { date: workerdDate(binary), flags: [] }
+  if (await bundle("worker", refuse))
+    for (const compatibility of [OLDEST, newest]) await serveAndChat(compatibility)
+  if (await bundle("conversation-worker", refuse))
+    await checkConversations({
+      binary,
+      directory: work,
+      module: "conversation-worker.js",
+      compatibility: newest,
+      check,
+    })
 } catch (error) {
   check("the workerd run", error instanceof Error ? (error.stack ?? error.message) : String(error))
 } finally {

@@ -1,7 +1,7 @@
 // Serves one bundled Worker with workerd on a free loopback port, from a config written here;
 // every wait is bounded, and stop() ends the process group it started.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join } from "node:path"
 
@@ -71,10 +71,13 @@ function config(options: WorkerdOptions, port: number): string {
   const bindings = objects.map(
     ({ className, binding }) => `(name = "${binding}", durableObjectNamespace = "${className}")`,
   )
+  // SQLite-backed Durable Objects need storage on disk (in memory, the SQL API is refused).
+  const disk = join(options.directory, "durable-objects")
+  mkdirSync(disk, { recursive: true })
   return `using Workerd = import "/workerd/workerd.capnp";
 
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker) ],
+  services = [ (name = "main", worker = .worker), (name = "disk", disk = (path = "${disk}", writable = true)) ],
   sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
 );
 
@@ -83,7 +86,7 @@ const worker :Workerd.Worker = (
   compatibilityDate = "${options.compatibility.date}",
   compatibilityFlags = [ ${options.compatibility.flags.map((flag) => `"${flag}"`).join(", ")} ],
   durableObjectNamespaces = [ ${namespaces.join(", ")} ],
-  durableObjectStorage = (inMemory = void),
+  durableObjectStorage = (localDisk = "disk"),
   bindings = [ ${bindings.join(", ")} ],
 );
 `
