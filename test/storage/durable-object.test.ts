@@ -71,6 +71,18 @@ describe("DurableObjectSqliteStorage", () => {
     )
   })
 
+  it("refuses a database of a newer schema with SchemaVersionError, leaving it as it is", () => {
+    const sql = durableObjectSql()
+    new DurableObjectSqliteStorage(sql)
+    sql.database.exec("UPDATE agentloop_schema_version SET version = 99")
+    expect(() => new DurableObjectSqliteStorage(sql)).toThrow(
+      expect.objectContaining({ name: "SchemaVersionError" }) as Error,
+    )
+    expect(sql.database.prepare("SELECT version FROM agentloop_schema_version").get()).toEqual({
+      version: 99,
+    })
+  })
+
   it("opens the same object's database again without migrating it twice", async () => {
     const sql = durableObjectSql()
     const session = createBuilders().session()
