@@ -14,6 +14,7 @@ const entries = [
   { specifier: "agentloop-sdk/testing", source: "src/testing/index.ts" },
   { specifier: "agentloop-sdk/storage/sqlite", source: "src/storage/sqlite/index.ts" },
   { specifier: "agentloop-sdk/storage/postgres", source: "src/storage/postgres/index.ts" },
+  { specifier: "agentloop-sdk/storage/durable-object", source: "src/storage/durable-object/index.ts" },
   { specifier: "agentloop-sdk/tools", source: "src/tools/index.ts" },
   { specifier: "agentloop-sdk/snapshot/git", source: "src/snapshot/git/index.ts" },
   { specifier: "agentloop-sdk/server", source: "src/server/index.ts" },

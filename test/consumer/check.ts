@@ -105,12 +105,19 @@ const installed = install(packed.tarball, [
 writeFileSync(join(work, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }))
 
 const api = readPublicApi(
-  ["", "testing/", "storage/sqlite/", "storage/postgres/", "snapshot/git/", "tools/", "server/"].map(
-    (path) => ({
-      specifier: `agentloop-sdk${path ? `/${path.slice(0, -1)}` : ""}`,
-      source: join(repo, "src", path, "index.ts"),
-    }),
-  ),
+  [
+    "",
+    "testing/",
+    "storage/sqlite/",
+    "storage/postgres/",
+    "storage/durable-object/",
+    "snapshot/git/",
+    "tools/",
+    "server/",
+  ].map((path) => ({
+    specifier: `agentloop-sdk${path ? `/${path.slice(0, -1)}` : ""}`,
+    source: join(repo, "src", path, "index.ts"),
+  })),
 )
 writeFileSync(join(work, "api.json"), JSON.stringify(api))
 const references = typeReferences(api)
