@@ -4,20 +4,12 @@
 // README's main example run with tsx against a local fake Anthropic server (main-example.ts).
 // Usage: npm run build && tsx test/consumer/check.ts   (KEEP=1 keeps the project for a look)
 import { execFileSync } from "node:child_process"
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs"
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { brokenLinks } from "./links.js"
 import { approvedRun, readmeMainExample, rejectedRun } from "./main-example.js"
+import { linkDeclared, packRepository, unpack } from "./packed-package.js"
 import { readPublicApi } from "./public-api.js"
 import { extractSnippets } from "./snippets.js"
 import { typeReferences } from "./type-references.js"
@@ -41,39 +33,10 @@ function record(name: string, outcome: { ok: boolean; output: string }): void {
   console.log(`${outcome.ok ? "ok  " : "FAIL"} ${name}`)
 }
 
-function pack(): { tarball: string; size: number; unpackedSize: number; entryCount: number } {
-  const output = execFileSync("npm", ["pack", "--json", "--pack-destination", work], {
-    cwd: repo,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "ignore"],
-  })
-  const [info] = JSON.parse(output) as {
-    filename: string
-    size: number
-    unpackedSize: number
-    entryCount: number
-  }[]
-  if (!info) throw new Error("npm pack printed no package")
-  return { tarball: join(work, info.filename), ...info }
-}
-
-/** Installs the tarball and links its dependencies from the dev install: no network, and only what it declares. */
+/** Installs the tarball and links its dependencies and peers from the dev install: no network, and only what it declares. */
 function install(tarball: string, extras: string[]): string {
-  const target = join(work, "node_modules", "agentloop-sdk")
-  mkdirSync(target, { recursive: true })
-  execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"])
-  const manifest = JSON.parse(readFileSync(join(target, "package.json"), "utf8"))
-  const names = [
-    ...Object.keys(manifest.dependencies ?? {}),
-    ...Object.keys(manifest.peerDependencies ?? {}),
-    ...extras,
-  ]
-  for (const name of names) {
-    const source = join(repo, "node_modules", name)
-    if (!existsSync(source)) throw new Error(`consumer: ${name} is not in the dev install`)
-    mkdirSync(dirname(join(work, "node_modules", name)), { recursive: true })
-    execFileSync("ln", ["-s", source, join(work, "node_modules", name)])
-  }
+  const target = unpack(work, tarball)
+  linkDeclared(work, { optional: true, extras })
   return target
 }
 
@@ -91,7 +54,7 @@ function tsconfig(name: string, options: Record<string, unknown>, files: string[
   return file
 }
 
-const packed = pack()
+const packed = packRepository(work)
 const installed = install(packed.tarball, [
   "@types/node",
   "@types/json-schema",

@@ -3,6 +3,7 @@ const root = require("agentloop-sdk")
 const testing = require("agentloop-sdk/testing")
 const sqlite = require("agentloop-sdk/storage/sqlite")
 const postgres = require("agentloop-sdk/storage/postgres")
+const durableObject = require("agentloop-sdk/storage/durable-object")
 const git = require("agentloop-sdk/snapshot/git")
 const tools = require("agentloop-sdk/tools")
 const server = require("agentloop-sdk/server")
@@ -14,6 +15,7 @@ const modules = {
   "agentloop-sdk/testing": testing,
   "agentloop-sdk/storage/sqlite": sqlite,
   "agentloop-sdk/storage/postgres": postgres,
+  "agentloop-sdk/storage/durable-object": durableObject,
   "agentloop-sdk/snapshot/git": git,
   "agentloop-sdk/tools": tools,
   "agentloop-sdk/server": server,

@@ -3,6 +3,7 @@ import { createRequire } from "node:module"
 import * as root from "agentloop-sdk"
 import * as server from "agentloop-sdk/server"
 import * as git from "agentloop-sdk/snapshot/git"
+import * as durableObject from "agentloop-sdk/storage/durable-object"
 import * as postgres from "agentloop-sdk/storage/postgres"
 import * as sqlite from "agentloop-sdk/storage/sqlite"
 import * as testing from "agentloop-sdk/testing"
@@ -17,6 +18,7 @@ const modules = {
   "agentloop-sdk/testing": testing,
   "agentloop-sdk/storage/sqlite": sqlite,
   "agentloop-sdk/storage/postgres": postgres,
+  "agentloop-sdk/storage/durable-object": durableObject,
   "agentloop-sdk/snapshot/git": git,
   "agentloop-sdk/tools": tools,
   "agentloop-sdk/server": server,

@@ -12,19 +12,11 @@
 //   POSTGRES_URL        a server for PostgresStorage; else a throwaway cluster when initdb is installed
 //   --tarball           a tarball already packed (else `npm pack` here, which builds it: prepack)
 //   KEEP=1              keeps the project for a look
-import { execFileSync, spawnSync } from "node:child_process"
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs"
+import { spawnSync } from "node:child_process"
+import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { join, resolve } from "node:path"
+import { linkDeclared, linkPackage, packRepository, unpack } from "../consumer/packed-package.js"
 import { type Cluster, findPostgres, startCluster } from "../setup/pg-cluster.js"
 import { type Runtime, runtimes } from "./shared-runtimes.js"
 
@@ -56,37 +48,14 @@ const outcomes: Outcome[] = []
 const skipped: string[] = []
 
 function pack(work: string): string {
-  if (tarballArg) return resolve(tarballArg)
-  const output = execFileSync("npm", ["pack", "--json", "--pack-destination", work], {
-    cwd: repo,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    timeout: 300_000,
-  })
-  const [info] = JSON.parse(output) as { filename: string }[]
-  if (!info) throw new Error("npm pack printed no package")
-  return join(work, info.filename)
-}
-
-/** Links a package of the dev install into the project: no network. */
-function link(project: string, name: string): void {
-  const source = join(repo, "node_modules", name)
-  if (!existsSync(source)) throw new Error(`runtimes: ${name} is not in the dev install`)
-  mkdirSync(dirname(join(project, "node_modules", name)), { recursive: true })
-  execFileSync("ln", ["-s", source, join(project, "node_modules", name)], { timeout: 10_000 })
+  return tarballArg ? resolve(tarballArg) : packRepository(work).tarball
 }
 
 /** The project: the tarball's contents in node_modules, its dependencies linked, the scenario files beside. */
 function makeProject(work: string, tarball: string): string {
   const project = join(work, "project")
-  const target = join(project, "node_modules", "agentloop-sdk")
-  mkdirSync(target, { recursive: true })
-  execFileSync("tar", ["-xzf", tarball, "-C", target, "--strip-components=1"], { timeout: 60_000 })
-  const manifest = JSON.parse(readFileSync(join(target, "package.json"), "utf8"))
-  const peers = Object.keys(manifest.peerDependencies ?? {}).filter(
-    (name) => !manifest.peerDependenciesMeta?.[name]?.optional,
-  )
-  for (const name of [...Object.keys(manifest.dependencies ?? {}), ...peers, ...LINKED]) link(project, name)
+  unpack(project, tarball)
+  linkDeclared(project, { optional: false, extras: LINKED })
   for (const name of ABSENT)
     if (existsSync(join(project, "node_modules", name)))
       throw new Error(`runtimes: ${name} must not be installed`)
@@ -233,7 +202,7 @@ try {
   cluster = pg.cluster
   const sessions = available.map((runtime) => runAll(runtime, project, pg.url))
   // Only now: nothing above may need a native module.
-  link(project, "better-sqlite3")
+  linkPackage(project, "better-sqlite3")
   for (const [index, runtime] of available.entries()) crossDrivers(runtime, project, sessions[index]!)
 } finally {
   cluster?.stop()

@@ -1,24 +1,8 @@
-// The core in Cloudflare's workerd, as a Worker's author meets it: the built package installed into
-// a fresh project with its dependencies and the server's peers (hono, hono-openapi) but no other
-// optional peer, a Worker bundled as wrangler bundles it (worker.ts), served by workerd with
-// nodejs_compat, and a useChat request streamed back through chatHandler.
-// Usage: WORKERD_BIN=<path to workerd> tsx test/runtimes/workerd/run.ts [--dist <dir> | --tarball <file>]
-// (default: the repository's dist/, built by npm run build). Without WORKERD_BIN it says it
-// skipped, and fails under CI=true. KEEP=1 keeps the project for a look.
-import { execFileSync } from "node:child_process"
-import {
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs"
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join, resolve } from "node:path"
+import { join, resolve } from "node:path"
 import { parseArgs } from "node:util"
+import { linkDeclared, optionalPeers, unpack } from "../../consumer/packed-package.js"
 import { bundleForWorkerd } from "./bundle.js"
 import { chatChunks } from "./chat-stream.js"
 import { workerChecks } from "./checks.js"
@@ -50,10 +34,10 @@ const failures: string[] = []
 
 /** The package as npm would install it, its dependencies and the server's peers linked from the dev install. */
 function install(): { optionalPeers: string[] } {
-  const target = join(work, "node_modules", "agentloop-sdk")
-  mkdirSync(target, { recursive: true })
-  if (values.tarball) execFileSync("tar", ["-xzf", values.tarball, "-C", target, "--strip-components=1"])
+  if (values.tarball) unpack(work, values.tarball)
   else {
+    const target = join(work, "node_modules", "agentloop-sdk")
+    mkdirSync(target, { recursive: true })
     const dist = resolve(values.dist ?? join(repo, "dist"))
     if (!existsSync(join(dist, "server", "index.js")))
       throw new Error(`no build at ${dist}: run npm run build`)
@@ -62,19 +46,7 @@ function install(): { optionalPeers: string[] } {
     const manifest = existsSync(join(dist, "..", "package.json")) ? join(dist, "..") : repo
     copyFileSync(join(manifest, "package.json"), join(target, "package.json"))
   }
-  const manifest = JSON.parse(readFileSync(join(target, "package.json"), "utf8"))
-  const meta: Record<string, { optional?: boolean }> = manifest.peerDependenciesMeta ?? {}
-  const optionalPeers = Object.keys(meta).filter((name) => meta[name]?.optional)
-  const required = Object.keys(manifest.peerDependencies ?? {}).filter(
-    (name) => !optionalPeers.includes(name),
-  )
-  for (const name of [...Object.keys(manifest.dependencies ?? {}), ...required, ...SERVER_PEERS]) {
-    const source = join(repo, "node_modules", name)
-    if (!existsSync(source)) throw new Error(`workerd: ${name} is not in the dev install`)
-    mkdirSync(dirname(join(work, "node_modules", name)), { recursive: true })
-    execFileSync("ln", ["-s", source, join(work, "node_modules", name)])
-  }
-  return { optionalPeers }
+  return { optionalPeers: optionalPeers(linkDeclared(work, { optional: false, extras: SERVER_PEERS })) }
 }
 
 function check(name: string, failure: string | undefined): void {
