@@ -4,9 +4,10 @@ import { createRequire } from "node:module"
 import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it, vi } from "vitest"
 import { InvalidInputError } from "../../src/error/invalid-input.js"
 import type { Drivers } from "../../src/storage/sqlite/driver.js"
+import { currentRuntime } from "../../src/storage/sqlite/driver-advice.js"
 import { RUNTIME_DRIVERS, runtimeDrivers } from "../../src/storage/sqlite/driver-loaders.js"
 import { SqliteOpenError, SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { openDatabase } from "../../src/storage/sqlite/open-database.js"
@@ -329,5 +330,30 @@ describe("the better-sqlite3 loader", () => {
     await storage.write([{ type: "value.put", key: "k", value: 1 }])
     expect(await storage.getValue("k")).toBe(1)
     await storage.close()
+  })
+})
+
+describe("SqliteStorage in a Cloudflare Worker", () => {
+  it("is told apart by the Workers user agent, which workerd gives with or without nodejs_compat", () => {
+    vi.stubGlobal("navigator", { userAgent: "Cloudflare-Workers" })
+    try {
+      expect(currentRuntime().name).toBe("Workers")
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it("names the Durable Object storage instead of advising a driver, whatever the drivers say", () => {
+    const runtime = { name: "Workers", version: "workerd" } as const
+    for (const drivers of [
+      { betterSqlite3: () => undefined, nodeSqlite: () => undefined },
+      { betterSqlite3: broken, nodeSqlite: RUNTIME_DRIVERS.nodeSqlite },
+    ]) {
+      const open = () => openDatabase("agent.db", { drivers, runtime })
+      expect(open).toThrow(SqliteOpenError)
+      expect(open).toThrow(/A Cloudflare Worker has no file system for a SQLite file/)
+      expect(open).toThrow(/DurableObjectSqliteStorage from agentloop-sdk\/storage\/durable-object/)
+      expect(open).not.toThrow(/node:sqlite|better-sqlite3/)
+    }
   })
 })

@@ -7,15 +7,29 @@ export type Attempt =
   | { driver: SqliteDriver; state: "broken"; error: unknown }
 
 /** The JavaScript runtime the storage runs in, for advice that fits it. */
-export type Runtime = { name: "Node" | "Bun" | "Deno"; version: string }
+export type Runtime = { name: "Node" | "Bun" | "Deno" | "Workers"; version: string }
 
-/** This process's runtime, from `process.versions` (Bun and Deno add their own entry there). */
+/**
+ * This process's runtime: a Cloudflare Worker by its user agent (with `nodejs_compat` its
+ * `process.versions` says Node), else from `process.versions` (Bun and Deno add their own entry).
+ */
 export function currentRuntime(): Runtime {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent
+  if (agent === "Cloudflare-Workers") return { name: "Workers", version: "workerd" }
   const versions = process.versions as Record<string, string | undefined>
   if (versions.bun) return { name: "Bun", version: versions.bun }
   if (versions.deno) return { name: "Deno", version: versions.deno }
   return { name: "Node", version: versions.node ?? "unknown" }
 }
+
+/**
+ * Why a Worker cannot open a path, whichever driver its compatibility date offers (none before
+ * 2026; a `node:sqlite` whose constructor refuses after): no file system to keep a file on.
+ */
+export const WORKERS_MESSAGE =
+  "A Cloudflare Worker has no file system for a SQLite file: in a Durable Object, use " +
+  "DurableObjectSqliteStorage from agentloop-sdk/storage/durable-object (one conversation per object), " +
+  "or MemoryStorage for sessions that may be lost"
 
 /**
  * Why a path could not be opened when neither driver is usable, and what to do about it in this

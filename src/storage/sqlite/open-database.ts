@@ -8,6 +8,7 @@ import {
   fallbackMessage,
   noDriverMessage,
   type Runtime,
+  WORKERS_MESSAGE,
 } from "./driver-advice.js"
 import { RUNTIME_DRIVERS } from "./driver-loaders.js"
 import { SqliteOpenError } from "./storage-errors.js"
@@ -57,6 +58,8 @@ export function pathOptions(given: { driver?: unknown; logger?: unknown }): {
  * optional peer dependency the host may not have installed.
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Opened {
+  const runtime = options.runtime ?? currentRuntime()
+  if (runtime.name === "Workers") throw new SqliteOpenError({ path, message: WORKERS_MESSAGE })
   const drivers = options.drivers ?? RUNTIME_DRIVERS
   const order: SqliteDriver[] =
     options.driver === "better-sqlite3"
@@ -69,17 +72,13 @@ export function openDatabase(path: string, options: OpenOptions = {}): Opened {
     if (!open) continue
     const first = attempts[0]!
     if (first !== attempt && (options.driver !== undefined || first.state === "broken")) {
-      const runtime = options.runtime ?? currentRuntime()
       ;(options.logger ?? processWarnings).warn(fallbackMessage(runtime, first, driver, path))
     }
     return { db: openWith(open, path), driver }
   }
   const betterSqlite3 = attempts.find((attempt) => attempt.driver === "better-sqlite3")!
   const cause = betterSqlite3.state === "broken" ? { cause: betterSqlite3.error } : undefined
-  throw new SqliteOpenError(
-    { path, message: noDriverMessage(options.runtime ?? currentRuntime(), betterSqlite3) },
-    cause,
-  )
+  throw new SqliteOpenError({ path, message: noDriverMessage(runtime, betterSqlite3) }, cause)
 }
 
 function load(driver: SqliteDriver, drivers: Drivers): { attempt: Attempt; open?: Open } {
