@@ -315,6 +315,22 @@ describe("the better-sqlite3 loader", () => {
     await works(opened)
   })
 
+  it("refuses better-sqlite3 13 on a Node before 22, where opening a database crashes the process", () => {
+    const on = (version: string) => runtimeDrivers(project("none"), { name: "Node", version }).betterSqlite3
+    expect(on("20.20.2")).toThrow(
+      /better-sqlite3 13\.\d+\.\d+ needs Node 22 or later: on Node 20\.20\.2 it crashes the process .*better-sqlite3@12/,
+    )
+    // From Node 22 on, the loader goes on to load the addon (none here, so it fails for that).
+    expect(on("22.13.0")).toThrow(/better_sqlite3\.node|bindings file|Could not locate/)
+    const drivers = { nodeSqlite: () => undefined, betterSqlite3: on("20.20.2") }
+    const open = () => openDatabase(newFile(), { drivers, runtime: { name: "Node", version: "20.20.2" } })
+    expect(open).toThrow(SqliteOpenError)
+    expect(open).toThrow(
+      /needs Node 22 or later.*Install better-sqlite3@12 for this Node.*upgrade Node to 22\.13/s,
+    )
+    expect(open).not.toThrow(/npm rebuild/)
+  })
+
   it("fails to load a better-sqlite3 whose addon was never built", () => {
     expect(() => runtimeDrivers(project("none")).betterSqlite3()).toThrow(
       /better_sqlite3\.node|bindings file/,

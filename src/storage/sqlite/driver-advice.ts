@@ -45,12 +45,16 @@ export function noDriverMessage(runtime: Runtime, betterSqlite3: Attempt): strin
       : `upgrade ${name} (${name.toLowerCase()} upgrade; ${name === "Bun" ? "1.4.5" : "Deno 2.9.6"} has node:sqlite)`
   const passOpen = "or pass an open database instead of a path"
   if (betterSqlite3.state === "broken") {
+    // 13, prebuilt, is the way out everywhere but on a Node before 22, which it crashes.
     const fix =
-      name === "Node" ? "Rebuild it for this Node (npm rebuild better-sqlite3) or update it" : "Update it"
+      name !== "Node"
+        ? "Update it (npm install better-sqlite3@latest; 13 and later come prebuilt)"
+        : Number.parseInt(version, 10) < 22
+          ? "Install better-sqlite3@12 for this Node (13 needs Node 22)"
+          : "Rebuild it for this Node (npm rebuild better-sqlite3) or update it (npm install better-sqlite3@latest; 13 and later come prebuilt)"
     return (
       `SqliteStorage found no SQLite driver: ${name} ${version} has no node:sqlite, and better-sqlite3 ` +
-      `is installed but cannot load${reason(betterSqlite3)}. ${fix} (npm install better-sqlite3@latest; ` +
-      `13 and later come prebuilt), ${upgrade}, ${passOpen}.`
+      `is installed but cannot load${reason(betterSqlite3)}. ${fix}, ${upgrade}, ${passOpen}.`
     )
   }
   return (
