@@ -5,8 +5,8 @@ import type { RowGroup } from "./row-group.js"
 /**
  * The statements of a PostgresStorage as node-postgres runs them. With `prepare` each has a name
  * (its schema's and its own), so a connection parses and plans it once and later runs only bind
- * it: about 50 µs less per single put and 140 µs per batch of a message and its parts, on the
- * server's CPU (bench/README.md).
+ * it, which saves the server's CPU on every put and batch (figures: bench/README.md, "Figures
+ * moved from code comments").
  */
 export function createStatements(schema: string, prepare: boolean) {
   const sql = queries(schema)

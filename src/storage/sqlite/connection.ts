@@ -35,7 +35,7 @@ export class Connection {
 
   /**
    * Runs a query whose rows come back as arrays of column values, which the drivers build
-   * faster than objects (about 6 ms less for 20,000 parts): better-sqlite3's raw mode, node:sqlite's
+   * faster than objects (bench/README.md, Storage): better-sqlite3's raw mode, node:sqlite's
    * setReturnArrays, else objects turned into arrays. Such a statement is prepared for this use only.
    */
   arrays<T extends unknown[]>(sql: Sql, ...params: SqliteValue[]): T[] {

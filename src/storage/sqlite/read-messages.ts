@@ -12,9 +12,8 @@ type PartTuple = [messageID: string, id: string, stamp: Stamp, data: string]
 
 /**
  * How many parts a listing reads per query. Parsing each page before reading the next lets the
- * JSON text of a long session die young, where reading all of it first (14 MiB for 20,000
- * parts) had the garbage collector copy it around: about 70 instead of 90 ms for that load
- * (bench/README.md, Storage).
+ * JSON text of a long session die young, where reading all of it first had the garbage
+ * collector copy it around (figures: bench/README.md, Storage).
  */
 export const PART_PAGE = 1000
 
