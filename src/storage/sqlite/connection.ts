@@ -1,7 +1,7 @@
 import { StorageClosedError } from "../storage-closed-error.js"
 import type { SqliteDatabase, SqliteStatement, SqliteValue } from "./driver.js"
 import { rollback } from "./migrations.js"
-import { nativeTransactions } from "./native-transactions.js"
+import { type NativeTransactions, nativeTransactions } from "./native-transactions.js"
 import { SQL, type Sql } from "./statements.js"
 
 type ArrayStatement = { all(...params: SqliteValue[]): unknown[] }
@@ -15,10 +15,13 @@ export class Connection {
   readonly db: SqliteDatabase
   readonly #statements = new Map<Sql, SqliteStatement>()
   readonly #arrayStatements = new Map<Sql, ArrayStatement>()
+  /** The database's own transactions (a Durable Object's), looked up once: undefined for SQLite drivers. */
+  readonly #native: NativeTransactions | undefined
   #closed = false
 
   constructor(db: SqliteDatabase) {
     this.db = db
+    this.#native = nativeTransactions(db)
   }
 
   run(sql: Sql, ...params: SqliteValue[]): void {
@@ -60,8 +63,7 @@ export class Connection {
    * when anything throws: a busy BEGIN or COMMIT included, so that a retry starts afresh.
    */
   transaction<T>(begin: Sql, body: () => T): T {
-    const native = nativeTransactions(this.db)
-    if (native) return native.transactionSync(body)
+    if (this.#native) return this.#native.transactionSync(body)
     try {
       this.run(begin)
       const result = body()
