@@ -29,7 +29,6 @@ export {
   type SerializedError,
 } from "./error/index.js"
 export { Identifier } from "./id/index.js"
-export type { LoopResult, RefusedBy, TurnFinish, TurnResult, TurnUsage } from "./loop/turn-result.js"
 export { MessageV2 } from "./message/index.js"
 export { Permission } from "./permission/index.js"
 export { SessionProcessor } from "./processor/index.js"
@@ -44,6 +43,7 @@ export {
   type Runtime,
   type RuntimeOptions,
 } from "./runtime.js"
+export type { LoopResult, RefusedBy, TurnFinish, TurnResult, TurnUsage } from "./schema/turn-result.js"
 export { Session } from "./session/index.js"
 export { ShellUnavailableError } from "./shell/errors.js"
 export { SnapshotUnavailableError } from "./snapshot/errors.js"

@@ -1,5 +1,5 @@
-import { type Config, fromConfig, merge } from "../permission/rules.js"
-import type { Ruleset } from "../permission/schema.js"
+import type { Ruleset } from "../schema/permission.js"
+import { type Config, fromConfig, merge } from "../schema/permission-rules.js"
 import type { Info } from "./info.js"
 import { COMPACTION } from "./prompts/compaction.js"
 import { DEFAULT } from "./prompts/default.js"

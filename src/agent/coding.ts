@@ -1,4 +1,4 @@
-import { type Config, fromConfig, merge } from "../permission/rules.js"
+import { type Config, fromConfig, merge } from "../schema/permission-rules.js"
 import { baseRules, READ_RULES, subagentRules } from "./builtins.js"
 import type { Info } from "./info.js"
 import { BUILD } from "./prompts/build.js"

@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { ModelRef } from "../message/part.js"
-import { Ruleset } from "../permission/schema.js"
+import { Ruleset } from "../schema/permission.js"
 
 /**
  * Who an agent is for: `primary` agents talk to the user, `subagent`s are only started by

@@ -1,4 +1,4 @@
-import { startTimeout } from "./timeout.js"
+import { startTimeout } from "../util/timeout.js"
 
 type Request = { id: string; sessionID: string }
 

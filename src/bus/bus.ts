@@ -1,5 +1,5 @@
 import { EventEmitter } from "eventemitter3"
-import type { Event, EventOf, EventProperties, EventType } from "./catalog.js"
+import type { Event, EventOf, EventProperties, EventType } from "../schema/events.js"
 
 const ANY = Symbol("any")
 const CLOSE = Symbol("close")

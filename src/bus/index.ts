@@ -1,3 +1,4 @@
+export { catalog, type Event, type EventOf, type EventProperties, type EventType } from "../schema/events.js"
 export {
   type Bus,
   createBus,
@@ -6,5 +7,4 @@ export {
   type StreamOptions,
   type Unsubscribe,
 } from "./bus.js"
-export { catalog, type Event, type EventOf, type EventProperties, type EventType } from "./catalog.js"
 export { type Definition, define } from "./event.js"

@@ -1,6 +1,6 @@
-import type { Event } from "../bus/catalog.js"
-import type { ReplyInput as PermissionReplyInput } from "../permission/input.js"
-import type { ReplyInput as QuestionReplyInput } from "../question/input.js"
+import type { Event } from "../schema/events.js"
+import type { ReplyInput as PermissionReplyInput } from "../schema/permission.js"
+import type { ReplyInput as QuestionReplyInput } from "../schema/question.js"
 
 /**
  * What one process tells the others on the same database: its events (so every process's

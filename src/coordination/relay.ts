@@ -1,9 +1,9 @@
 import type { Forwarded } from "../ask/deps.js"
 import type { Bus } from "../bus/bus.js"
-import type { Event } from "../bus/catalog.js"
 import { UnknownError } from "../message/errors.js"
-import type { ReplyInput as PermissionReplyInput } from "../permission/input.js"
-import type { ReplyInput as QuestionReplyInput } from "../question/input.js"
+import type { Event } from "../schema/events.js"
+import type { ReplyInput as PermissionReplyInput } from "../schema/permission.js"
+import type { ReplyInput as QuestionReplyInput } from "../schema/question.js"
 import type { Coordinator, CoordinatorMessage } from "./port.js"
 import { createRecordedWatch, type RecordedAnswers } from "./recorded-watch.js"
 

@@ -1,6 +1,6 @@
-import type { StoredDecision, ToolCallRef } from "../ask/decision.js"
 import { UnknownError } from "../message/errors.js"
 import type { WithParts } from "../message/info.js"
+import type { StoredDecision, ToolCallRef } from "../schema/ask.js"
 import { isStorageFault } from "../storage/storage-fault.js"
 import type { LoopContext } from "./context.js"
 import { executeOwnedRun } from "./owned-run.js"

@@ -1,6 +1,6 @@
-import type { StoredDecision, ToolCallRef } from "../ask/decision.js"
 import type { WithParts } from "../message/info.js"
 import type { ModelRef } from "../message/part.js"
+import type { StoredDecision, ToolCallRef } from "../schema/ask.js"
 
 /** A tool call a stopped process left waiting, with the answer that resumes it. */
 export type Resume = ToolCallRef & { decision: StoredDecision }

@@ -1,9 +1,9 @@
 import { CompactionConfig, type CompactionConfigInput } from "../compaction/config.js"
-import type { Ruleset } from "../permission/schema.js"
+import type { Hooks } from "../processor/hooks.js"
 import { createProviderStream } from "../provider-call/provider-stream.js"
+import type { Ruleset } from "../schema/permission.js"
 import type { TelemetrySettings } from "../telemetry/index.js"
 import type { ToolErrorHandler } from "../tool/tool-error.js"
-import type { Hooks } from "./hooks.js"
 import type { LoopDeps } from "./loop-deps.js"
 import { RetryOptions, type RetryOptionsInput } from "./retry.js"
 

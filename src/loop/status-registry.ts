@@ -1,5 +1,5 @@
 import type { Bus } from "../bus/bus.js"
-import type { Status } from "../session/status.js"
+import type { Status } from "../schema/session.js"
 
 /** Each session's loop status, in memory: a session without an entry is idle. */
 export function createStatusRegistry(bus: Bus) {

@@ -1,6 +1,6 @@
 import type { UIMessage as SDKUIMessage, UIMessagePart, UITool, UIToolInvocation } from "ai"
-import type { Reply as PermissionReply, Request as PermissionRequest } from "../permission/schema.js"
-import type { Answer as QuestionAnswer, Request as QuestionRequest } from "../question/schema.js"
+import type { Reply as PermissionReply, Request as PermissionRequest } from "../schema/permission.js"
+import type { Answer as QuestionAnswer, Request as QuestionRequest } from "../schema/question.js"
 import type { Assistant, Info, User, WithParts } from "./info.js"
 import type { FilePart, ModelRef, Part, Tokens, ToolPart } from "./part.js"
 

@@ -1,6 +1,6 @@
+import { Rule, type Ruleset } from "../schema/permission.js"
+import { match } from "../schema/permission-rules.js"
 import type { Storage } from "../storage/port.js"
-import { Rule, type Ruleset } from "./schema.js"
-import { match } from "./wildcard.js"
 
 /** How far an `always` reply reaches: the session (and its children) or the whole runtime. */
 export type ApprovalScope = "session" | "runtime"

@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { NamedError } from "../error/named-error.js"
-import { Rule } from "./schema.js"
+import { Rule } from "../schema/permission.js"
 
 const REJECTED = "The user rejected permission to use this specific tool call."
 const REJECTED_BY_HOST = "The application rejected permission to use this specific tool call."

@@ -1,9 +1,14 @@
+export * from "../schema/permission.js"
+export {
+  Config,
+  disabled,
+  evaluate,
+  fromConfig,
+  match,
+  merge,
+  permissionOfTool,
+} from "../schema/permission-rules.js"
 export type { ApprovalScope } from "./approvals.js"
 export { CorrectedError, DeniedError, RejectedError } from "./errors.js"
-export { Event } from "./events.js"
-export { AskInput, HandlerAnswer, ReplyInput } from "./input.js"
 export { pathPattern } from "./path-pattern.js"
-export { Config, disabled, evaluate, fromConfig, merge, permissionOfTool } from "./rules.js"
-export * from "./schema.js"
 export type { PermissionHandler as Handler, PermissionService as Service } from "./service.js"
-export { match } from "./wildcard.js"

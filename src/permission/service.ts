@@ -5,17 +5,20 @@ import { createWaiters } from "../ask/waiters.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import { RuntimeClosedError } from "../error/runtime-closed.js"
-import { type ApprovalScope, createApprovals } from "./approvals.js"
-import { CorrectedError, DeniedError, RejectedError } from "./errors.js"
 import {
   type AskInput,
   AskInput as AskInputSchema,
   HandlerAnswer,
+  Reply,
   type ReplyInput,
   ReplyInput as ReplyInputSchema,
-} from "./input.js"
-import { evaluate } from "./rules.js"
-import { Reply, Request, type Rule, type Ruleset } from "./schema.js"
+  Request,
+  type Rule,
+  type Ruleset,
+} from "../schema/permission.js"
+import { evaluate } from "../schema/permission-rules.js"
+import { type ApprovalScope, createApprovals } from "./approvals.js"
+import { CorrectedError, DeniedError, RejectedError } from "./errors.js"
 
 /**
  * Answers a permission request: "once", "always", "reject" or `{ reply, message? }`, at once or

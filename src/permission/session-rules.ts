@@ -1,4 +1,4 @@
-import type { Ruleset } from "./schema.js"
+import type { Ruleset } from "../schema/permission.js"
 
 /** What the rules need of a session: its own rules and where it hangs. */
 export type RuledSession = { id: string; parentID?: string | undefined; permission?: Ruleset | undefined }

@@ -1,5 +1,4 @@
 import type { LanguageModel } from "ai"
-import type { Hooks } from "../loop/hooks.js"
 import type { Assistant } from "../message/info.js"
 import type { ToolPart } from "../message/part.js"
 import type { PermissionService } from "../permission/service.js"
@@ -7,6 +6,7 @@ import type { ModelInfo } from "../provider/model-info.js"
 import type { SessionService } from "../session/service.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { ToolErrorHandler } from "../tool/tool-error.js"
+import type { Hooks } from "./hooks.js"
 import type { ModelStream } from "./model-stream.js"
 
 /** What the processor writes through and asks through: a runtime's services, or a custom loop's. */

@@ -1,5 +1,5 @@
 import type { ModelMessage, streamText } from "ai"
-import type { Ruleset } from "../permission/schema.js"
+import type { Ruleset } from "../schema/permission.js"
 import type { Info as ToolInfo } from "../tool/tool.js"
 
 /** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */

@@ -1,5 +1,5 @@
-import { abortable } from "../loop/abortable.js"
 import type { ReasoningPart, TextPart } from "../message/part.js"
+import { abortable } from "../util/abortable.js"
 import { mergeMetadata } from "./metadata.js"
 import type { Stream, Turn } from "./turn.js"
 

@@ -1,6 +1,4 @@
+export { Answer, AskInput, Event, Info, Option, Reply, ReplyInput, Request } from "../schema/question.js"
 export { RejectedError } from "./errors.js"
-export { Event } from "./events.js"
-export { AskInput, ReplyInput } from "./input.js"
-export * from "./schema.js"
 export type { QuestionHandler as Handler, QuestionService as Service } from "./service.js"
 export { createQuestionTool, formatAnswers, QuestionToolParameters } from "./tool.js"

@@ -6,15 +6,16 @@ import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { parseID } from "../id/parse-id.js"
-import { RejectedError } from "./errors.js"
 import {
+  Answer,
   type AskInput,
   AskInput as AskInputSchema,
   checkAnswers,
   type ReplyInput,
   ReplyInput as ReplyInputSchema,
-} from "./input.js"
-import { Answer, Request } from "./schema.js"
+  Request,
+} from "../schema/question.js"
+import { RejectedError } from "./errors.js"
 
 /**
  * Answers a runtime's questions in-process: RuntimeOptions' `onQuestion`. Gets the request and a

@@ -1,7 +1,7 @@
 import type { Info as AgentInfo } from "../agent/info.js"
-import type { Ruleset } from "../permission/schema.js"
 import type { QuestionService } from "../question/service.js"
 import { createQuestionTool } from "../question/tool.js"
+import type { Ruleset } from "../schema/permission.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { Storage } from "../storage/port.js"
 import type { TaskDeps } from "../task/deps.js"

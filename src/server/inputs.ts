@@ -1,11 +1,10 @@
 import { z } from "zod"
 import { CommandInput } from "../command/input.js"
 import { schema as id } from "../id/identifier.js"
-import { PromptInput } from "../loop/prompt-input.js"
 import { ModelRef } from "../message/part.js"
-import { ReplyInput as PermissionReplyInput } from "../permission/input.js"
-import { Reply } from "../permission/schema.js"
-import { ReplyInput as QuestionReplyInput } from "../question/input.js"
+import { ReplyInput as PermissionReplyInput, Reply } from "../schema/permission.js"
+import { PromptInput } from "../schema/prompt.js"
+import { ReplyInput as QuestionReplyInput } from "../schema/question.js"
 import { CreateInput, DiffInput, MessagesInput, RevertInput, UpdateInput } from "../session/input.js"
 
 // Query strings carry text; the library's inputs take numbers and booleans.

@@ -1,4 +1,4 @@
-import type { Event } from "../bus/catalog.js"
+import type { Event } from "../schema/events.js"
 
 type Listener = (event: Event) => void
 

@@ -1,6 +1,6 @@
-import type { Event } from "../bus/catalog.js"
-import type { Request as PermissionRequest } from "../permission/schema.js"
-import type { Request as QuestionRequest } from "../question/schema.js"
+import type { Event } from "../schema/events.js"
+import type { Request as PermissionRequest } from "../schema/permission.js"
+import type { Request as QuestionRequest } from "../schema/question.js"
 import type { UIChunk } from "./ui-chunk.js"
 
 /**

@@ -1,6 +1,6 @@
-import type { Event } from "../bus/catalog.js"
-import type { PromptInput } from "../loop/prompt-input.js"
 import type { Runtime } from "../runtime.js"
+import type { Event } from "../schema/events.js"
+import type { PromptInput } from "../schema/prompt.js"
 import type { UIChunk } from "./ui-chunk.js"
 import { createUIChunks } from "./ui-chunks.js"
 

@@ -1,10 +1,10 @@
 import type { Bus } from "../bus/bus.js"
 import type { WithParts } from "../message/info.js"
+import type { Info } from "../schema/session.js"
 import { SnapshotUnavailableError } from "../snapshot/errors.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { FileDiff } from "../snapshot/schema.js"
 import type { Storage } from "../storage/port.js"
-import type { Info } from "./info.js"
 
 /** Where a revert starts: that message, or that part of it, and everything after. */
 export type RevertPoint = Pick<NonNullable<Info["revert"]>, "messageID" | "partID">

@@ -3,4 +3,4 @@
  * the session service behind `runtime.session` (create, prompt, cancel, fork, revert, status).
  * See docs/session.md.
  */
-export * as Session from "./session.js"
+export * as Session from "./session-namespace.js"

@@ -2,8 +2,8 @@ import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
 import { schema as id } from "../id/identifier.js"
 import { WithParts } from "../message/info.js"
-import { Ruleset } from "../permission/schema.js"
-import { Info } from "./info.js"
+import { Ruleset } from "../schema/permission.js"
+import { Info } from "../schema/session.js"
 
 /**
  * What `runtime.session.create` takes: a parent session (for a child session), a title (else a

@@ -1,5 +1,6 @@
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
+import type { Info } from "../schema/session.js"
 import { SnapshotUnavailableError } from "../snapshot/errors.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { StorageWrite } from "../storage/port.js"
@@ -11,7 +12,6 @@ import {
   requireSnapshot,
   unifiedPatch,
 } from "./file-history.js"
-import type { Info } from "./info.js"
 import {
   RevertInput,
   type RevertInput as RevertInputType,

@@ -4,12 +4,12 @@ import { NotFoundError } from "../error/not-found.js"
 import { parseID } from "../id/parse-id.js"
 import type { Info as MessageInfo, WithParts } from "../message/info.js"
 import type { Part, Tokens } from "../message/part.js"
+import type { Info } from "../schema/session.js"
 import { markBuilt, writeMarked } from "../storage/built-row.js"
 import type { StorageWrite } from "../storage/port.js"
 import { VERSION } from "../version.js"
 import type { SessionDeps } from "./deps.js"
 import { copyMessages } from "./fork.js"
-import type { Info } from "./info.js"
 import {
   CreateInput,
   type CreateInput as CreateInputType,

@@ -1,6 +1,7 @@
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
 import type { User, WithParts } from "../message/info.js"
+import type { Info } from "../schema/session.js"
 import { SnapshotUnavailableError } from "../snapshot/errors.js"
 import type { FileDiff } from "../snapshot/schema.js"
 import type { StorageWrite } from "../storage/port.js"
@@ -12,7 +13,6 @@ import {
   totals,
   turnOf,
 } from "./file-history.js"
-import type { Info } from "./info.js"
 import { DiffInput, type DiffInput as DiffInputType } from "./input.js"
 
 /**

@@ -1,10 +1,7 @@
 import { Decimal } from "decimal.js"
 import type { Tokens } from "../message/part.js"
+import type { Info, Totals } from "../schema/session.js"
 import type { Storage } from "../storage/port.js"
-import type { Info } from "./info.js"
-
-/** `costUnknown`: some counted step ran on a model without prices, so `cost` leaves it out. */
-export type Totals = { cost: number; tokens: Tokens; costUnknown?: true }
 
 /** A session's own cost and tokens, and those of it with all its descendants (its sub-agents' sessions). */
 export type TreeUsage = Totals & { total: Totals }

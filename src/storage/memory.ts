@@ -1,6 +1,6 @@
 import { NotFoundError } from "../error/not-found.js"
 import type { WithParts } from "../message/info.js"
-import type { Info as SessionInfo } from "../session/info.js"
+import type { Info as SessionInfo } from "../schema/session.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
 import { encodeWrites, refuseParentCycle, requireString } from "./rows.js"
 import { SortedMap } from "./sorted-map.js"

@@ -2,7 +2,7 @@ import type { Info as AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
 import type { WithParts } from "../message/info.js"
 import type { ModelRef } from "../message/part.js"
-import type { Ruleset } from "../permission/schema.js"
+import type { Ruleset } from "../schema/permission.js"
 import type { SessionService } from "../session/service.js"
 import type { Storage } from "../storage/port.js"
 

@@ -1,6 +1,6 @@
 import type { Info as AgentInfo } from "../agent/info.js"
-import { evaluate } from "../permission/rules.js"
-import type { Ruleset } from "../permission/schema.js"
+import type { Ruleset } from "../schema/permission.js"
+import { evaluate } from "../schema/permission-rules.js"
 
 /** Whether a task can start the agent: sub-agents and agents for both roles, never the internal ones. */
 export function isStartable(agent: AgentInfo): boolean {

@@ -1,9 +1,10 @@
 import { z } from "zod"
 import { NamedError } from "../error/named-error.js"
-import { answerText, type TurnFinish } from "../loop/turn-result.js"
+import { answerText } from "../loop/turn-result.js"
 import type { WithParts } from "../message/info.js"
 import type { ToolPart } from "../message/part.js"
 import type { Answer } from "../message/throw-if-failed.js"
+import type { TurnFinish } from "../schema/turn-result.js"
 
 /**
  * What `prompt` resolves with: the final message, and, from a turn result, why the turn ended

@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { quote } from "../error/quote.js"
-import { Todo } from "../session/todo.js"
+import { Todo } from "../schema/session.js"
 
 /**
  * A session's whole todo list. IDs are unique within it: a UI keys its rows on them, and a

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import type { Todo } from "../session/todo.js"
+import type { Todo } from "../schema/session.js"
 import { define, type Result } from "../tool/tool.js"
 import { openCount, TodoList } from "./list.js"
 import type { Todos } from "./todos.js"

@@ -1,6 +1,5 @@
-import { disabled } from "../permission/rules.js"
-import { memoByRuleset } from "../permission/ruleset-memo.js"
-import type { Ruleset } from "../permission/schema.js"
+import type { Ruleset } from "../schema/permission.js"
+import { disabled, memoByRuleset } from "../schema/permission-rules.js"
 import type { Info } from "./tool.js"
 
 /** A tool whose description depends on the rules of the step, e.g. `task` lists the sub-agents they let it start. */

@@ -2,7 +2,7 @@ import type { JSONValue } from "ai"
 import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
 import type { FilePart } from "../message/part.js"
-import type { Action } from "../permission/schema.js"
+import type { Action } from "../schema/permission.js"
 import { PROTO_KEY, PROTO_KEY_MESSAGE } from "../util/own-names.js"
 import type { DataPath } from "./data-path.js"
 

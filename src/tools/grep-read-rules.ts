@@ -1,5 +1,5 @@
 import { DeniedError } from "../permission/errors.js"
-import type { Action } from "../permission/schema.js"
+import type { Action } from "../schema/permission.js"
 import type { Context } from "../tool/tool.js"
 import { alwaysPatterns, type PathOptions, resolveTarget } from "./paths.js"
 

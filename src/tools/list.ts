@@ -1,6 +1,6 @@
 import * as path from "node:path"
 import { z } from "zod"
-import { match } from "../permission/wildcard.js"
+import { match } from "../schema/permission-rules.js"
 import { define, type Info } from "../tool/tool.js"
 import { IGNORED_DIRECTORIES } from "./ignore.js"
 import type { DirectoryEntry, Operations } from "./operations.js"

@@ -5,8 +5,8 @@ import type { Info } from "../../src/command/info.js"
 import { createCommandRunner } from "../../src/command/run.js"
 import { InvalidInputError } from "../../src/error/index.js"
 import { ascending } from "../../src/id/identifier.js"
-import type { PromptInput } from "../../src/loop/prompt-input.js"
 import type { MessageV2 } from "../../src/message/index.js"
+import type { PromptInput } from "../../src/schema/prompt.js"
 
 const sessionID = ascending("session")
 const answer = { info: { id: "answer" }, parts: [] } as unknown as MessageV2.WithParts

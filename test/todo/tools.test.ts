@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { createBus } from "../../src/bus/bus.js"
-import type { Event } from "../../src/bus/catalog.js"
 import type { MessageV2, Permission, Session, Tool } from "../../src/index.js"
+import type { Event } from "../../src/schema/events.js"
 import { MemoryStorage } from "../../src/storage/memory.js"
 import { createBuilders, createTestRuntime, say } from "../../src/testing/index.js"
 import { createTodos } from "../../src/todo/todos.js"

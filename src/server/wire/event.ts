@@ -1,5 +1,5 @@
 import { ulid } from "ulid"
-import type { Event } from "../../bus/catalog.js"
+import type { Event } from "../../schema/events.js"
 import { toWireDiff } from "./diff.js"
 import { toWireError } from "./error.js"
 import { toWireInfo, toWirePart } from "./message.js"

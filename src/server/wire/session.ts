@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { Info } from "../../session/info.js"
+import { Info } from "../../schema/session.js"
 import { toWireDiff, WireFileDiff } from "./diff.js"
 
 /**

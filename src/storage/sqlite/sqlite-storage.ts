@@ -1,6 +1,6 @@
 import type { WithParts } from "../../message/info.js"
 import type { Logger } from "../../provider/logger.js"
-import type { Info as SessionInfo } from "../../session/info.js"
+import type { Info as SessionInfo } from "../../schema/session.js"
 import type { DataPath } from "../../tool/data-path.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import {

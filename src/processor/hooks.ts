@@ -1,8 +1,8 @@
 import type { Info as AgentInfo } from "../agent/info.js"
 import type { WithParts } from "../message/info.js"
-import type { StreamInput } from "../processor/stream-input.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import type { Result } from "../tool/tool.js"
+import type { StreamInput } from "./stream-input.js"
 
 /**
  * What a hook returns: nothing the loop uses, but a promise it waits for. Not `void | Promise<void>`,

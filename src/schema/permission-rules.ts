@@ -1,8 +1,7 @@
 import { homedir } from "node:os"
 import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
-import { Action, type Rule, type Ruleset } from "./schema.js"
-import { match } from "./wildcard.js"
+import { Action, type Rule, type Ruleset } from "./permission.js"
 
 /**
  * The rule that decides `permission` for `pattern`: the last matching rule across the
@@ -75,4 +74,55 @@ export function disabled(toolIDs: Iterable<string>, ruleset: Ruleset): Set<strin
     if (rule?.pattern === "*" && rule.action === "deny") off.add(toolID)
   }
   return off
+}
+
+const REGEX_SPECIALS = /[.+^${}()|[\]\\]/g
+
+/**
+ * Whether `value` matches a wildcard `pattern`: `*` is any run of characters, `?` one
+ * character, everything else literal; the whole value must match. Backslashes count as `/`
+ * on both sides, so Windows paths match POSIX-style patterns. A pattern ending in " *" also
+ * matches the bare command: "ls *" matches "ls" and "ls -la" but not "lstmeval".
+ */
+export function match(value: string, pattern: string): boolean {
+  let source = toSlashes(pattern).replace(REGEX_SPECIALS, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")
+  if (source.endsWith(" .*")) source = `${source.slice(0, -3)}( .*)?`
+  return new RegExp(`^${source}$`, "s").test(toSlashes(value))
+}
+
+function toSlashes(text: string): string {
+  return text.replaceAll("\\", "/")
+}
+
+type Kept = { permission: unknown; pattern: unknown; action: unknown }
+
+/**
+ * `compute` over a ruleset, kept while the rules stay the same: every step of a run asks with
+ * rules equal to the last step's, as a new array (each step reads the session anew). The rules
+ * are compared field by field with a copy taken when the value was computed, so rules changed
+ * in place count as changed too. One value is kept: the rules of most steps are the same.
+ */
+export function memoByRuleset<T>(compute: (ruleset: Ruleset) => T): (ruleset: Ruleset) => T {
+  let last: { rules: Kept[]; value: T } | undefined
+  return (ruleset) => {
+    if (last && Array.isArray(ruleset) && same(ruleset, last.rules)) return last.value
+    const value = compute(ruleset)
+    last = { rules: Array.from(ruleset, copy), value }
+    return value
+  }
+}
+
+function same(ruleset: Ruleset, kept: readonly Kept[]): boolean {
+  if (ruleset.length !== kept.length) return false
+  for (let index = 0; index < kept.length; index++) {
+    const rule = ruleset[index] as Kept | undefined
+    const was = kept[index]!
+    if (rule?.permission !== was.permission || rule?.pattern !== was.pattern || rule?.action !== was.action)
+      return false
+  }
+  return true
+}
+
+function copy(rule: Kept | undefined): Kept {
+  return { permission: rule?.permission, pattern: rule?.pattern, action: rule?.action }
 }

@@ -1,9 +1,9 @@
 import type { z } from "zod"
+import type { Definition } from "../bus/event.js"
 import { Event as MessageEvent } from "../message/events.js"
-import { Event as PermissionEvent } from "../permission/events.js"
-import { Event as QuestionEvent } from "../question/events.js"
-import { Event as SessionEvent } from "../session/events.js"
-import type { Definition } from "./event.js"
+import { Event as PermissionEvent } from "./permission.js"
+import { Event as QuestionEvent } from "./question.js"
+import { Event as SessionEvent } from "./session.js"
 
 /** Every event a runtime publishes, keyed by type. */
 export const catalog = indexByType([

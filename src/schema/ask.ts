@@ -1,5 +1,5 @@
-import type { Reply } from "../permission/schema.js"
-import type { Answer } from "../question/schema.js"
+import type { Reply } from "./permission.js"
+import type { Answer } from "./question.js"
 
 /** The answer that resumes a tool call whose process stopped while it waited for a human. */
 export type StoredDecision =

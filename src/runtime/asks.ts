@@ -1,8 +1,8 @@
+import type { AskDeps } from "../ask/deps.js"
 import type { ApprovalScope } from "../permission/approvals.js"
 import { createPermissionService, type PermissionHandler } from "../permission/service.js"
 import { createQuestionService, type QuestionHandler } from "../question/service.js"
-import type { StoredDecision, ToolCallRef } from "./decision.js"
-import type { AskDeps } from "./deps.js"
+import type { StoredDecision, ToolCallRef } from "../schema/ask.js"
 
 /**
  * A runtime's permission and question services, and what the loop needs of their stored

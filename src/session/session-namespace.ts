@@ -1,10 +1,14 @@
-export { DOOM_LOOP_PERMISSION, DOOM_LOOP_THRESHOLD, doomLoopMessage, isDoomLoop } from "../loop/doom-loop.js"
 export { MissingProviderError, NoUserMessageError } from "../loop/loop-errors.js"
-export { PromptInput } from "../loop/prompt-input.js"
 export { nextRetry, RetryOptions, retryDelay, retryMessage } from "../loop/retry.js"
+export {
+  DOOM_LOOP_PERMISSION,
+  DOOM_LOOP_THRESHOLD,
+  doomLoopMessage,
+  isDoomLoop,
+} from "../processor/doom-loop.js"
+export { PromptInput } from "../schema/prompt.js"
+export { Event, Info, Status, Todo } from "../schema/session.js"
 export { BusyError } from "./errors.js"
-export { Event } from "./events.js"
-export { Info } from "./info.js"
 export {
   CreateInput,
   DiffInput,
@@ -17,6 +21,4 @@ export {
   UpdateInput,
 } from "./input.js"
 export type { SessionService as Service } from "./service.js"
-export { Status } from "./status.js"
-export { Todo } from "./todo.js"
 export { getUsage, LONG_CONTEXT_THRESHOLD, type Usage } from "./usage.js"

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest"
+import type { ToolPart, ToolState } from "../../src/message/part.js"
 import {
   canonicalJSON,
   DOOM_LOOP_PERMISSION,
   DOOM_LOOP_THRESHOLD,
   doomLoopMessage,
   isDoomLoop,
-} from "../../src/loop/doom-loop.js"
-import type { ToolPart, ToolState } from "../../src/message/part.js"
+} from "../../src/processor/doom-loop.js"
 
 function toolPart(
   tool: string,
