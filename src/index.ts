@@ -42,7 +42,7 @@ export {
   createRuntime,
   type Runtime,
   type RuntimeOptions,
-} from "./runtime.js"
+} from "./runtime/runtime.js"
 export type { LoopResult, RefusedBy, TurnFinish, TurnResult, TurnUsage } from "./schema/turn-result.js"
 export { Session } from "./session/index.js"
 export { ShellUnavailableError } from "./shell/errors.js"

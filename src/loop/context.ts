@@ -1,5 +1,7 @@
+import { z } from "zod"
 import type { Info as AgentInfo } from "../agent/info.js"
 import { getAgent } from "../agent/resolve.js"
+import { NamedError } from "../error/named-error.js"
 import { sessionRules } from "../permission/session-rules.js"
 import type { Provider } from "../provider/provider.js"
 import type { Ruleset } from "../schema/permission.js"
@@ -8,15 +10,27 @@ import type { Info as SessionInfo } from "../schema/session.js"
 import { createLru, type Lru } from "../util/lru.js"
 import { type CompactionTasks, createCompactionTasks } from "./compaction-task.js"
 import type { LoopDeps } from "./loop-deps.js"
-import { MissingProviderError } from "./loop-errors.js"
-import { createModelCall, type ModelCall } from "./model-call.js"
+import type { CallModel } from "./model-call.js"
 import { createPromptCache, type PromptCache } from "./prompt-cache.js"
 import { createSystemPrompts, type SystemPrompts } from "./system-prompts.js"
 
-/** What every part of one runtime's loop shares: its dependencies and the model call. */
+const MessageData = z.object({ message: z.string() })
+
+/** A prompt reached a runtime created without a provider. */
+export class MissingProviderError extends NamedError<"MissingProviderError", z.infer<typeof MessageData>> {
+  static override readonly errorName = "MissingProviderError"
+  static readonly Schema = z.object({ name: z.literal("MissingProviderError"), data: MessageData })
+}
+
+/** The loop was asked to run on a session that has no user message to answer. */
+export class NoUserMessageError extends NamedError<"NoUserMessageError", z.infer<typeof MessageData>> {
+  static override readonly errorName = "NoUserMessageError"
+  static readonly Schema = z.object({ name: z.literal("NoUserMessageError"), data: MessageData })
+}
+
+/** What every part of one runtime's loop shares: its dependencies, the provider and agents, caches. */
 export type LoopContext = {
   deps: LoopDeps
-  call: ModelCall
   compaction: CompactionTasks
   /** The history as model messages, converted once per message. */
   modelMessages: PromptCache
@@ -39,16 +53,22 @@ export type LoopContext = {
 /** How many sessions `repaired` keeps. */
 const REPAIRED_LIMIT = 10_000
 
-export function createLoopContext(deps: LoopDeps, limits: { repaired?: number } = {}): LoopContext {
+/**
+ * `call`: one model call with its retries (steps.ts `callModel`), handed in for the compaction
+ * tasks, which steps.ts runs.
+ */
+export function createLoopContext(
+  deps: LoopDeps,
+  call: CallModel,
+  limits: { repaired?: number } = {},
+): LoopContext {
   const provider = () => {
     if (!deps.provider)
       throw new MissingProviderError({ message: "runtime.session.prompt needs createRuntime({ provider })" })
     return deps.provider
   }
-  const call = createModelCall(deps)
   return {
     deps,
-    call,
     compaction: createCompactionTasks(deps, call, provider),
     modelMessages: createPromptCache(),
     systemPrompts: createSystemPrompts(),

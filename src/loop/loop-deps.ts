@@ -7,6 +7,7 @@ import type { Hooks } from "../processor/hooks.js"
 import type { ModelStream } from "../processor/model-stream.js"
 import type { Provider } from "../provider/provider.js"
 import type { Ruleset } from "../schema/permission.js"
+import type { Status } from "../schema/session.js"
 import type { MessageOwners } from "../session/message-owners.js"
 import type { SessionService } from "../session/service.js"
 import type { Snapshot } from "../snapshot/port.js"
@@ -15,7 +16,15 @@ import type { ToolRegistry } from "../tool/registry.js"
 import type { Context, Result } from "../tool/tool.js"
 import type { ToolErrorHandler } from "../tool/tool-error.js"
 import type { RetryOptions } from "./retry.js"
-import type { StatusRegistry } from "./status-registry.js"
+
+/** Each session's loop status, in memory (run.ts `createStatusRegistry`): a session without an entry is idle. */
+export type StatusRegistry = {
+  get(sessionID: string): Status
+  /** The sessions that are not idle, with their status. */
+  active(): Record<string, Status>
+  /** Records the status and publishes it (`session.status`, and `session.idle` when idle). */
+  set(sessionID: string, status: Status): void
+}
 
 /** What the prompt loop needs from the runtime. */
 export type LoopDeps = {

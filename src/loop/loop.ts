@@ -2,9 +2,10 @@ import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { parseID } from "../id/parse-id.js"
 import { createLoopContext } from "./context.js"
 import { createIntake } from "./intake.js"
-import { createIntakeWaits } from "./intake-waits.js"
+import { createIntakeWaits, type IntakeWaits } from "./intake-waits.js"
 import type { LoopDeps } from "./loop-deps.js"
-import { createRunRegistry } from "./run-registry.js"
+import { createRunRegistry, type RunRegistry } from "./run.js"
+import { callModel } from "./steps.js"
 import { createTitles } from "./titles.js"
 
 export type { CompactInput } from "./intake.js"
@@ -12,53 +13,27 @@ export type { CompactInput } from "./intake.js"
 /** How long `cancel` waits at most for what it cancelled to stop (a killed process to exit). */
 const CANCEL_WAIT_MS = 5_000
 
+/** What the loop's own operations (cancel, stop, work outside runs) work with. */
+type LoopParts = { deps: LoopDeps; runs: RunRegistry; waits: IntakeWaits }
+
 /**
  * The prompt loop: stores user messages, and runs one loop per session that calls the model
- * step after step while it asks for tools. Prompts to a busy session join its run. The parts:
- * intake.ts (prompt, loop, compact) -> run-registry.ts (one run per session) -> run.ts (repair,
- * resumes) -> steps.ts (the step loop, compactions, the exit rule) -> step.ts (one model call).
+ * step after step while it asks for tools. Prompts to a busy session join its run. The path of a
+ * prompt: intake.ts (prompt, loop, compact; the runtime calls `intake` directly) -> run.ts (one
+ * run per session, its start) -> steps.ts (the step loop, one step, the model call). Around it,
+ * this object: cancel, stop, close and work outside runs.
  */
 export function createLoop(deps: LoopDeps) {
   // Aborts on close: titles stop, and hooks outside a run stop being waited for.
   const closing = new AbortController()
-  const context = createLoopContext(deps)
+  const context = createLoopContext(deps, (input) => callModel(deps, input))
   const runs = createRunRegistry(context)
   const titles = createTitles(deps, closing.signal)
   const waits = createIntakeWaits(closing.signal)
-  const intake = createIntake(context, runs, titles, waits)
-
-  /**
-   * Cancels what this process runs of the session (with `sentAt`, only what started by then);
-   * false when nothing of it was running here.
-   */
-  function cancelHere(sessionID: string, sentAt = Number.POSITIVE_INFINITY): boolean {
-    const run = runs.get(sessionID)
-    const stopsRun = run !== undefined && run.startedAt <= sentAt
-    if (stopsRun) run.abort.abort()
-    return waits.cancel(sessionID, sentAt) || stopsRun
-  }
-  const publishCancel = (sessionID: string) =>
-    deps.coordinator?.publish({ type: "cancel", sessionID }).catch(() => undefined)
-
-  /**
-   * Resolves once the session's run and its work here have stopped (a killed command's process
-   * tree has gone, its last writes landed), or after CANCEL_WAIT_MS: a wait with no end would
-   * make cancel hang.
-   */
-  async function windDown(sessionID: string): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const bound = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CANCEL_WAIT_MS)
-    })
-    try {
-      await Promise.race([runs.settled(sessionID), bound])
-    } finally {
-      clearTimeout(timer)
-    }
-  }
-
+  const loop: LoopParts = { deps, runs, waits }
   return {
-    ...intake,
+    /** prompt, loop and compact: where work enters the loop. */
+    intake: createIntake(context, runs, titles, waits),
     resume: runs.resume,
     repairIfIdle: runs.repairIfIdle,
     /** Cancels the runs of these sessions, and their prompts not stored yet; waits until the runs stopped. */
@@ -71,50 +46,16 @@ export function createLoop(deps: LoopDeps) {
     async isBusy(sessionID: string): Promise<boolean> {
       return runs.get(sessionID) !== undefined || (await deps.asks.storedCalls(sessionID)).size > 0
     },
-    /**
-     * Cancels the session's run, its shell command and its prompts not stored yet, in this
-     * process or (with a coordinator) whichever runs it. The abort happens before this returns;
-     * the promise resolves once what ran here has stopped (the session is idle then), waiting at
-     * most CANCEL_WAIT_MS, and rejects with NotFoundError for a session that does not exist (an
-     * idle one is a no-op).
-     */
-    cancel(sessionID: string): Promise<void> {
-      const id = parseID("sessionID", "session", sessionID)
-      if (cancelHere(id)) {
-        void publishCancel(id)
-        return windDown(id)
-      }
-      // Nothing of it runs here: it may run in another process, be idle, or not exist.
-      return deps.session.get(id).then(() => {
-        void publishCancel(id)
-      })
-    },
+    cancel: (sessionID: string) => cancel(loop, sessionID),
     /** A cancel without the existence check: the relay's (from another process) and remove's. */
     cancelAnywhere(sessionID: string): void {
-      cancelHere(sessionID)
-      void publishCancel(sessionID)
+      cancelHere(loop, sessionID)
+      void publishCancel(deps, sessionID)
     },
     cancelHere: (sessionID: string, sentAt?: number): void => {
-      cancelHere(sessionID, sentAt)
+      cancelHere(loop, sessionID, sentAt)
     },
-    /**
-     * Work on the session outside a run (a user's shell command): like a prompt's wait before its
-     * message is stored, its signal aborts on cancel, stop and close; reads of the session leave
-     * what it writes alone, and a cancel waits for it; it writes once `ready` resolves (what a
-     * stopped process left in the session is closed first); `end` once it is done.
-     */
-    enterWork(sessionID: string): { signal: AbortSignal; ready: Promise<void>; end(): void } {
-      const wait = waits.enter(sessionID)
-      const work = runs.enterWork(sessionID)
-      return {
-        signal: wait.signal,
-        ready: work.ready,
-        end() {
-          wait.end()
-          work.end()
-        },
-      }
-    },
+    enterWork: (sessionID: string) => enterWork(loop, sessionID),
     /** Forgets what the loop knew of sessions that were removed. */
     forget: runs.forget,
     /** This process owns the session and runs it now (with a coordinator). */
@@ -129,3 +70,78 @@ export function createLoop(deps: LoopDeps) {
     },
   }
 }
+
+/**
+ * Cancels the session's run, its shell command and its prompts not stored yet, in this
+ * process or (with a coordinator) whichever runs it. The abort happens before this returns;
+ * the promise resolves once what ran here has stopped (the session is idle then), waiting at
+ * most CANCEL_WAIT_MS, and rejects with NotFoundError for a session that does not exist (an
+ * idle one is a no-op).
+ */
+function cancel(loop: LoopParts, sessionID: string): Promise<void> {
+  const id = parseID("sessionID", "session", sessionID)
+  if (cancelHere(loop, id)) {
+    void publishCancel(loop.deps, id)
+    return windDown(loop, id)
+  }
+  // Nothing of it runs here: it may run in another process, be idle, or not exist.
+  return loop.deps.session.get(id).then(() => {
+    void publishCancel(loop.deps, id)
+  })
+}
+
+/**
+ * Cancels what this process runs of the session (with `sentAt`, only what started by then);
+ * false when nothing of it was running here.
+ */
+function cancelHere(loop: LoopParts, sessionID: string, sentAt = Number.POSITIVE_INFINITY): boolean {
+  const run = loop.runs.get(sessionID)
+  const stopsRun = run !== undefined && run.startedAt <= sentAt
+  if (stopsRun) run.abort.abort()
+  return loop.waits.cancel(sessionID, sentAt) || stopsRun
+}
+
+function publishCancel(deps: LoopDeps, sessionID: string) {
+  return deps.coordinator?.publish({ type: "cancel", sessionID }).catch(() => undefined)
+}
+
+/**
+ * Resolves once the session's run and its work here have stopped (a killed command's process
+ * tree has gone, its last writes landed), or after CANCEL_WAIT_MS: a wait with no end would
+ * make cancel hang.
+ */
+async function windDown(loop: LoopParts, sessionID: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CANCEL_WAIT_MS)
+  })
+  try {
+    await Promise.race([loop.runs.settled(sessionID), bound])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * Work on the session outside a run (a user's shell command): like a prompt's wait before its
+ * message is stored, its signal aborts on cancel, stop and close; reads of the session leave
+ * what it writes alone, and a cancel waits for it; it writes once `ready` resolves (what a
+ * stopped process left in the session is closed first); `end` once it is done.
+ */
+function enterWork(
+  loop: LoopParts,
+  sessionID: string,
+): { signal: AbortSignal; ready: Promise<void>; end(): void } {
+  const wait = loop.waits.enter(sessionID)
+  const work = loop.runs.enterWork(sessionID)
+  return {
+    signal: wait.signal,
+    ready: work.ready,
+    end() {
+      wait.end()
+      work.end()
+    },
+  }
+}
+
+export type Loop = ReturnType<typeof createLoop>

@@ -4,6 +4,8 @@ import type { Assistant, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
 import { interrupted, STOPPED_TOOL } from "../processor/close.js"
 import type { Storage, StorageWrite } from "../storage/port.js"
+import { isStorageFault } from "../storage/storage-fault.js"
+import type { LoopContext } from "./context.js"
 
 /**
  * A process that stops mid-turn leaves only its newest messages unfinished: one assistant
@@ -75,6 +77,27 @@ function unfinished(message: WithParts): boolean {
         part.time !== undefined &&
         part.time.end === undefined),
   )
+}
+
+/**
+ * How a run ends that failed (run.ts): a prompt stored from now on is not its. One that storage
+ * failed under also stops its tools and leaves what it could not write open: the next read or
+ * run of the session closes that, once storage takes writes again, saying why.
+ */
+export function storageFailed(
+  context: LoopContext,
+  sessionID: string,
+  run: { closed?: boolean; abort: AbortController },
+) {
+  return (error: unknown): never => {
+    run.closed = true
+    if (isStorageFault(error)) {
+      run.abort.abort(error)
+      context.repaired.delete(sessionID)
+      context.storageFailures.set(sessionID, storageFailedMessage(error))
+    }
+    throw error
+  }
 }
 
 /** Why a turn stopped when this process's storage failed under it, for the message repair closes. */

@@ -1,5 +1,6 @@
 import type { Info as AgentInfo } from "../agent/info.js"
-import type { Assistant } from "../message/info.js"
+import { NotFoundError } from "../error/not-found.js"
+import type { Assistant, WithParts } from "../message/info.js"
 import type { Part, ToolPart } from "../message/part.js"
 import { CorrectedError, RejectedError as PermissionRejectedError } from "../permission/errors.js"
 import { asksForPaths } from "../processor/asks-for-paths.js"
@@ -16,7 +17,84 @@ import type { Context, Result } from "../tool/tool.js"
 import { errorMessage } from "../tool/tool-error.js"
 import { abortable } from "../util/abortable.js"
 import { copyPlain } from "../util/copy-plain.js"
+import type { LoopContext } from "./context.js"
 import type { LoopDeps } from "./loop-deps.js"
+
+/** A tool call a stopped process left waiting, with the answer that resumes it. */
+export type Resume = ToolCallRef & { decision: StoredDecision }
+
+/** What of a run its resumes read: the answers to act on, and its cancel. */
+type ResumingRun = { resumes: Resume[]; abort: AbortController }
+
+/**
+ * A run's start, before its history (run.ts): the tool calls a stopped process left waiting
+ * that now have their answer are finished first. Runs the answered calls; the turn goes on
+ * (undefined) once its step has no call left waiting. Otherwise the run ends here with the
+ * step's message: after a user's "no", while a sibling call still waits for its own answer, or
+ * when nothing was waiting any more.
+ */
+export async function finishWaitingCalls(
+  context: LoopContext,
+  sessionID: string,
+  run: ResumingRun,
+): Promise<WithParts | undefined> {
+  let resumed: Resume | undefined
+  const waiting = async () =>
+    new Set([...(await context.deps.asks.storedCalls(sessionID)), ...run.resumes.map((next) => next.callID)])
+  for (let next = run.resumes.shift(); next; next = run.resumes.shift()) {
+    const outcome = await resumeCall(context, next, run.abort.signal, waiting)
+    if (outcome?.blocked) return stored(context, sessionID, next.messageID)
+    if (outcome) resumed = next
+  }
+  if (resumed && (await waiting()).size === 0) return undefined
+  const [latest] = await context.deps.storage.listMessages(sessionID, { limit: 1 })
+  return resumed ? stored(context, sessionID, resumed.messageID) : latest
+}
+
+/**
+ * For a bare loop() (`holdForAnswers`): the latest message when it is a step whose call still
+ * waits for a stored request, so the run ends with it rather than dropping the request. A
+ * request can outlive its call: one answered here whose removal failed lets the call go on, and
+ * stays stored. Such a request, or a newer message, holds nothing: the run moves past it.
+ */
+export async function heldForAnswers(
+  context: LoopContext,
+  sessionID: string,
+): Promise<WithParts | undefined> {
+  const waiting = await context.deps.asks.storedCalls(sessionID)
+  if (waiting.size === 0) return undefined
+  const [latest] = await context.deps.storage.listMessages(sessionID, { limit: 1 })
+  const waits =
+    latest?.info.role === "assistant" &&
+    latest.parts.some(
+      (part) =>
+        part.type === "tool" &&
+        waiting.has(part.callID) &&
+        (part.state.status === "running" || part.state.status === "pending"),
+    )
+  return waits ? latest : undefined
+}
+
+async function resumeCall(
+  context: LoopContext,
+  resume: Resume,
+  abort: AbortSignal,
+  waiting: () => Promise<Set<string>>,
+) {
+  const { deps } = context
+  const message = await deps.storage.getMessage(resume.sessionID, resume.messageID)
+  if (message?.info.role !== "assistant") return undefined
+  const session = await deps.session.get(resume.sessionID)
+  const agent = context.agentOf(message.info.agent)
+  const ruleset = await context.rulesFor(session, agent)
+  return resumeToolCall(deps, { ...resume, agent, ruleset, abort, waiting })
+}
+
+async function stored(context: LoopContext, sessionID: string, messageID: string): Promise<WithParts> {
+  const message = await context.deps.storage.getMessage(sessionID, messageID)
+  if (!message) throw NotFoundError.of("Message", messageID)
+  return message
+}
 
 /**
  * Finishes a tool call that a stopped process left running while it waited for a permission

@@ -1,8 +1,6 @@
 import { CompactionConfig, type CompactionConfigInput } from "../compaction/config.js"
 import type { Hooks } from "../processor/hooks.js"
-import { createProviderStream } from "../provider-call/provider-stream.js"
 import type { Ruleset } from "../schema/permission.js"
-import type { TelemetrySettings } from "../telemetry/index.js"
 import type { ToolErrorHandler } from "../tool/tool-error.js"
 import type { LoopDeps } from "./loop-deps.js"
 import { RetryOptions, type RetryOptionsInput } from "./retry.js"
@@ -11,7 +9,6 @@ import { RetryOptions, type RetryOptionsInput } from "./retry.js"
 export type LoopOptions = {
   retry?: RetryOptionsInput | undefined
   streamIdleTimeoutMs?: number | undefined
-  telemetry?: TelemetrySettings | undefined
   permission?: Ruleset | undefined
   instructions?: string[] | undefined
   git?: boolean | undefined
@@ -27,7 +24,6 @@ type Settings = Pick<
   LoopDeps,
   | "retry"
   | "streamIdleTimeoutMs"
-  | "modelStream"
   | "permissionRules"
   | "instructions"
   | "git"
@@ -39,13 +35,12 @@ type Settings = Pick<
   | "rejection"
 >
 
-/** The loop's settings with their defaults; one model stream per runtime, whose caches later steps share. */
+/** The loop's settings with their defaults (the runtime adds its model stream). */
 export function loopSettings(options: LoopOptions): Settings {
   // Parsed once per runtime: building zod's compiled parsers would cost more than they save.
   return {
     retry: RetryOptions.parse(options.retry ?? {}, { jitless: true }),
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
-    modelStream: createProviderStream(options.telemetry ? { telemetry: options.telemetry } : {}),
     permissionRules: options.permission ?? [],
     instructions: options.instructions ?? [],
     git: options.git,

@@ -2,10 +2,13 @@ import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { StructuredOutputError } from "../message/errors.js"
 import type { OutputFormat } from "../message/format.js"
-import type { User, WithParts } from "../message/info.js"
+import type { Assistant, User, WithParts } from "../message/info.js"
 import type { ToolPart } from "../message/part.js"
 import { define, type Info as ToolInfo } from "../tool/tool.js"
 import { isFinal } from "./exit-rule.js"
+import type { LoopDeps } from "./loop-deps.js"
+import { failAnswer, settleAnswer } from "./model-call.js"
+import type { RunHistory } from "./run-history.js"
 
 /** The tool the model answers with when a prompt asks for structured output (OpenCode's name). */
 export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput"
@@ -123,4 +126,30 @@ function failedAnswers(history: readonly WithParts[], userID: string): string[] 
 
 export function structuredOutputError(data: StructuredOutputError["data"]) {
   return new StructuredOutputError(data).toObject()
+}
+
+/**
+ * A structured turn ends when its answer settles (see structuredVerdict): the valid object is
+ * stored on the message as `structured`, or the message fails with a StructuredOutputError.
+ * Checked (steps.ts) before the exit rule, so a run after a crash between the call and this
+ * write ends the turn the same way.
+ */
+export async function settleStructured(
+  deps: LoopDeps,
+  tracked: RunHistory,
+  user: WithParts,
+  last: WithParts,
+  lastStep = false,
+): Promise<WithParts | undefined> {
+  const format = structuredFormat(user.info as User)
+  if (!format || last.info.role !== "assistant" || last.info.structured !== undefined) return undefined
+  const verdict = structuredVerdict(format, tracked.messages, user, last, lastStep)
+  if (!verdict) return undefined
+  const info = last.info
+  const settled =
+    "error" in verdict
+      ? await failAnswer(deps, info, structuredOutputError(verdict.error))
+      : await settleAnswer(deps, { ...info, structured: verdict.structured as Assistant["structured"] })
+  tracked.replace(last, settled)
+  return settled
 }

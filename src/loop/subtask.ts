@@ -1,11 +1,14 @@
+import type { Info as AgentInfo } from "../agent/info.js"
 import { AbortedError } from "../message/errors.js"
 import type { Assistant, User, WithParts } from "../message/info.js"
 import type { SubtaskPart, ToolPart } from "../message/part.js"
 import { interrupted } from "../processor/close.js"
 import { inputRecord } from "../processor/parts.js"
 import { askUnder, evaluateUnder } from "../processor/tool-context.js"
+import type { Info as SessionInfo } from "../schema/session.js"
 import type { Context } from "../tool/tool.js"
 import type { LoopContext } from "./context.js"
+import { newAssistant } from "./model-call.js"
 
 /**
  * The subtask parts of the turn's user message that have not run yet. A subtask's call is
@@ -43,7 +46,7 @@ export async function runSubtask(
   // The step that hands over the subtask runs on the part's model (a command's), else the turn's;
   // the sub-agent then runs on its own model, else on this one.
   const model = context.provider().getModel(part.model ?? user.model)
-  const assistant = await context.call.newAssistant({
+  const assistant = await newAssistant(deps, {
     sessionID,
     user,
     agent,
@@ -51,7 +54,7 @@ export async function runSubtask(
     directory: session.directory,
   })
   const args = { description: part.description, prompt: part.prompt, subagent_type: part.agent }
-  let tool: ToolPart = {
+  const tool: ToolPart = {
     id: deps.session.newPartID(assistant.id),
     sessionID,
     messageID: assistant.id,
@@ -62,38 +65,21 @@ export async function runSubtask(
   }
   await deps.session.saveMessage({ info: assistant, parts: [tool] })
 
-  const ruleset = await context.rulesFor(session, agent)
-  const toolContext: Context = {
-    sessionID,
-    messageID: assistant.id,
-    callID: part.id,
-    agent: agent.name,
-    directory: session.directory,
-    abort,
-    async metadata(update) {
-      if (tool.state.status !== "running") return
-      tool = { ...tool, state: { ...tool.state, ...update } }
-      await deps.session.updatePart(tool)
-    },
-    ask: askUnder(deps.permission, {
-      sessionID,
-      tool: { messageID: assistant.id, callID: part.id },
-      ruleset,
-      signal: abort,
-      directory: session.directory,
-    }),
-    evaluate: evaluateUnder(ruleset),
-  }
+  // The call's part as last written: the sub-agent's metadata updates it while it runs.
+  const call = { tool }
+  const where = { sessionID, messageID: assistant.id, callID: part.id, directory: session.directory }
+  const toolContext = await subtaskContext(context, { ...where, agent, abort, session }, call)
   try {
     const result = await deps.runTask(args, toolContext)
-    const { start } = tool.state.status === "running" ? tool.state.time : { start: Date.now() }
+    const current = call.tool
+    const { start } = current.state.status === "running" ? current.state.time : { start: Date.now() }
     const { title, output, metadata } = result
-    const state = { status: "completed" as const, input: tool.state.input, title, output, metadata }
-    tool = { ...tool, state: { ...state, time: { start, end: Date.now() } } }
+    const state = { status: "completed" as const, input: current.state.input, title, output, metadata }
+    call.tool = { ...current, state: { ...state, time: { start, end: Date.now() } } }
   } catch (error) {
-    tool = abort.aborted ? interrupted(tool, Date.now()) : failed(tool, error)
+    call.tool = abort.aborted ? interrupted(call.tool, Date.now()) : failed(call.tool, error)
   }
-  await deps.session.updatePart(tool)
+  await deps.session.updatePart(call.tool)
   const finished: Assistant = {
     ...assistant,
     finish: "tool-calls",
@@ -103,7 +89,47 @@ export async function runSubtask(
       : {}),
   }
   await deps.session.updateMessage(finished)
-  return { info: finished, parts: [tool] }
+  return { info: finished, parts: [call.tool] }
+}
+
+/** The `task` call's context: asks under the step's rules, metadata written to the call's part. */
+async function subtaskContext(
+  context: LoopContext,
+  input: {
+    sessionID: string
+    messageID: string
+    callID: string
+    directory: string
+    agent: AgentInfo
+    abort: AbortSignal
+    session: SessionInfo
+  },
+  call: { tool: ToolPart },
+): Promise<Context> {
+  const { deps } = context
+  const { sessionID, messageID, callID, directory, agent, abort } = input
+  const ruleset = await context.rulesFor(input.session, agent)
+  return {
+    sessionID,
+    messageID,
+    callID,
+    agent: agent.name,
+    directory,
+    abort,
+    async metadata(update) {
+      if (call.tool.state.status !== "running") return
+      call.tool = { ...call.tool, state: { ...call.tool.state, ...update } }
+      await deps.session.updatePart(call.tool)
+    },
+    ask: askUnder(deps.permission, {
+      sessionID,
+      tool: { messageID, callID },
+      ruleset,
+      signal: abort,
+      directory,
+    }),
+    evaluate: evaluateUnder(ruleset),
+  }
 }
 
 /** A sub-agent that failed: the task's error, which the model reads, not the turn's. */

@@ -2,7 +2,7 @@ import type { Info as AgentInfo } from "../agent/info.js"
 import type { Events } from "../bus/bus.js"
 import type { Info as CommandInfo } from "../command/info.js"
 import type { CommandRunner } from "../command/run.js"
-import type { createLoop } from "../loop/loop.js"
+import type { Loop } from "../loop/loop.js"
 import type { PermissionService } from "../permission/service.js"
 import type { Provider } from "../provider/provider.js"
 import type { QuestionService } from "../question/service.js"
@@ -14,16 +14,16 @@ import type { Todos } from "../todo/todos.js"
 import type { ToolRegistry } from "../tool/registry.js"
 import type { CloseOptions } from "./lifecycle.js"
 
-type Loop = ReturnType<typeof createLoop>
+type Intake = Loop["intake"]
 
 export type SessionApi = SessionService & {
-  prompt(input: Parameters<Loop["prompt"]>[0]): ReturnType<Loop["prompt"]>
-  loop: Loop["loop"]
+  prompt(input: Parameters<Intake["prompt"]>[0]): ReturnType<Intake["prompt"]>
+  loop: Intake["loop"]
   cancel: Loop["cancel"]
   status: Loop["status"]
   /** The sessions this runtime is running or retrying now, by ID; idle sessions are absent. */
   statuses: Loop["statuses"]
-  compact: Loop["compact"]
+  compact: Intake["compact"]
   /** Files and history back to just before a message (or part); refused while the session runs. */
   revert: Revert["revert"]
   /** Undoes the revert while nothing new was prompted. */

@@ -1,7 +1,7 @@
 import type { Hono } from "hono"
 import { z } from "zod"
 import { NotFoundError } from "../error/not-found.js"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import { Request as PermissionRequest } from "../schema/permission.js"
 import { Request as QuestionRequest } from "../schema/question.js"
 import { inputs } from "./inputs.js"

@@ -3,7 +3,7 @@ import { join } from "node:path"
 import type { Hono } from "hono"
 import { z } from "zod"
 import { builtins } from "../agent/builtins.js"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import { documented } from "./route-doc.js"
 import {
   defaultsOf,

@@ -1,6 +1,6 @@
 import type { Hono } from "hono"
 import { z } from "zod"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import { documented } from "./route-doc.js"
 import { vcsRoutes } from "./vcs-routes.js"
 import { PROJECT_ID } from "./wire/session.js"

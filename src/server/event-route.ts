@@ -1,7 +1,7 @@
 import type { Hono } from "hono"
 import { type SSEStreamingApi, streamSSE } from "hono/streaming"
 import { z } from "zod"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import type { Event } from "../schema/events.js"
 import { inputs } from "./inputs.js"
 import { readQuery } from "./request-input.js"

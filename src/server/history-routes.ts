@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono"
 import { z } from "zod"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import { SnapshotUnavailableError } from "../snapshot/errors.js"
 import { inputs } from "./inputs.js"
 import { readBody, readID, readQuery, readSessionID } from "./request-input.js"

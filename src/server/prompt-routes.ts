@@ -1,6 +1,6 @@
 import type { Hono } from "hono"
 import { z } from "zod"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import { inputs } from "./inputs.js"
 import { readBody, readSessionID } from "./request-input.js"
 import { documented } from "./route-doc.js"

@@ -1,6 +1,6 @@
 import type { Hono } from "hono"
 import { z } from "zod"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import type { Info } from "../schema/session.js"
 import { Status } from "../schema/session.js"
 import { inputs } from "./inputs.js"

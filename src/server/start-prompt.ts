@@ -1,6 +1,6 @@
 import { isNamedError } from "../error/named-error.js"
 import { AssistantError, UnknownError } from "../message/errors.js"
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 
 type PromptInput = Parameters<Runtime["session"]["prompt"]>[0]
 

@@ -1,4 +1,4 @@
-import type { Runtime } from "../runtime.js"
+import type { Runtime } from "../runtime/runtime.js"
 import type { Event } from "../schema/events.js"
 import type { PromptInput } from "../schema/prompt.js"
 import type { UIChunk } from "./ui-chunk.js"

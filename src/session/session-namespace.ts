@@ -1,4 +1,4 @@
-export { MissingProviderError, NoUserMessageError } from "../loop/loop-errors.js"
+export { MissingProviderError, NoUserMessageError } from "../loop/context.js"
 export { nextRetry, RetryOptions, retryDelay, retryMessage } from "../loop/retry.js"
 export {
   DOOM_LOOP_PERMISSION,

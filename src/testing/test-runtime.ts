@@ -1,6 +1,6 @@
 import type { ModelInfo, ModelInfoInput } from "../provider/model-info.js"
 import { createProvider, type Provider } from "../provider/provider.js"
-import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime.js"
+import { createRuntime, type Runtime, type RuntimeOptions } from "../runtime/runtime.js"
 import { MemoryStorage } from "../storage/memory.js"
 import { type Say, say, type Turn } from "./script.js"
 import type { ScriptTools } from "./script-tools.js"

@@ -11,7 +11,7 @@ import {
   type MessageV2,
   type Runtime,
 } from "../../src/index.js"
-import { HISTORY_PAGE } from "../../src/loop/load-history.js"
+import { HISTORY_PAGE } from "../../src/loop/run.js"
 import { SqliteStorage } from "../../src/storage/sqlite/index.js"
 import { createTestRuntime, say, type Turn, testModelInfo } from "../../src/testing/index.js"
 

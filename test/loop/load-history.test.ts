@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { MemoryStorage, type MessageQuery, type MessageV2 } from "../../src/index.js"
-import { HISTORY_PAGE, loadHistory } from "../../src/loop/load-history.js"
+import { HISTORY_PAGE, loadHistory } from "../../src/loop/run.js"
 import { createBuilders } from "../../src/testing/index.js"
 import { historyBuilder } from "../compaction/history.js"
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest"
 import { createBus } from "../../src/bus/bus.js"
 import { createLoopContext } from "../../src/loop/context.js"
 import type { LoopDeps } from "../../src/loop/loop-deps.js"
-import { createRunRegistry } from "../../src/loop/run-registry.js"
+import { createRunRegistry } from "../../src/loop/run.js"
+import { callModel } from "../../src/loop/steps.js"
 import { MemoryStorage } from "../../src/storage/memory.js"
 import { createBuilders } from "../../src/testing/index.js"
 import { createLru } from "../../src/util/lru.js"
@@ -23,7 +24,7 @@ function setup(limit: number) {
     coordinator: undefined,
     asks: { storedCalls: async () => new Set<string>() },
   } as unknown as LoopDeps
-  const context = createLoopContext(deps, { repaired: limit })
+  const context = createLoopContext(deps, (input) => callModel(deps, input), { repaired: limit })
   const runs = createRunRegistry(context)
   return { storage, events, context, runs }
 }

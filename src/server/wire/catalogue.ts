@@ -2,7 +2,7 @@ import { z } from "zod"
 import type { Info as AgentInfo } from "../../agent/info.js"
 import type { Info as CommandInfo } from "../../command/info.js"
 import type { Model } from "../../provider/provider.js"
-import type { Runtime } from "../../runtime.js"
+import type { Runtime } from "../../runtime/runtime.js"
 
 /**
  * The runtime's models, agents and commands in the shapes of OpenCode's config and provider
