@@ -50,8 +50,6 @@ export function createIntake(
   }
 }
 
-export type IntakeApi = ReturnType<typeof createIntake>
-
 /**
  * `input.signal`: aborting it cancels the run once every caller waiting on the run has
  * aborted (a prompt without a signal, a `loop` or a `compact` never does); an already aborted

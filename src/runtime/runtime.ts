@@ -37,17 +37,14 @@ export type { AgentOptions, RuntimeOptions } from "./options.js"
 export type { Runtime } from "./types.js"
 
 type StoredAsks = ReturnType<typeof createAskServices>["stored"]
+type ParsedOptions = ReturnType<typeof Options.parse>
 
 /** The composition root: everything stateful belongs to the runtime it returns. */
 export function createRuntime(options: RuntimeOptions = {}): Runtime {
   const parsed = parseInput("runtime options", Options, options)
-  const provider = providerFromOptions(parsed)
-  const storage: Storage = parsed.storage ?? new MemoryStorage()
-  const bus = createBus(parsed.onListenerError ? { onListenerError: parsed.onListenerError } : {})
+  const { provider, storage, bus, coordinator, ids, owners } = foundations(parsed)
   const { assertOpen, assertStorageOpen, close } = createLifecycle()
-  const coordinator = parsed.coordinator === false ? undefined : (parsed.coordinator ?? storage.coordinator)
-  const base = { storage, bus, ids: createGenerator(), assertOpen }
-  const owners = { directory: parsed.directory ?? process.cwd(), messageOwners: createMessageOwners() }
+  const base = { storage, bus, ids, assertOpen }
   const sessions = createSessionService({ ...base, ...owners, beforeRead: (id) => loop.repairIfIdle(id) })
   const forwarder =
     coordinator && forwarderFor(coordinator, { loop: () => loop, stored: () => stored, assertOpen })
@@ -90,14 +87,7 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     relay?.()
     forwarder?.close()
   }
-  const commandInfos = Object.freeze({ ...(parsed.commands ?? {}) }) as Record<string, CommandInfo>
-  const prompt = (input: PromptInput) => loop.intake.prompt(input)
-  const commands = createCommandRunner({
-    commands: commandInfos,
-    agents,
-    defaultAgent: () => defaultAgentName,
-    prompt,
-  })
+  const { commandInfos, commands } = commandsFor(parsed, agents, defaultAgentName, () => loop)
   const { on, onAny, stream, listenerCount } = bus
   return {
     ...{ provider, tools, agents, commands: commandInfos, directory: owners.directory },
@@ -108,6 +98,33 @@ export function createRuntime(options: RuntimeOptions = {}): Runtime {
     close: (closeOptions) =>
       close(() => ({ permission, question, fence, loop, disconnect, bus, storage }), closeOptions),
   }
+}
+
+/** What everything else is built on: the provider, storage, bus and coordinator, IDs, the directory. */
+function foundations(parsed: ParsedOptions) {
+  const provider = providerFromOptions(parsed)
+  const storage: Storage = parsed.storage ?? new MemoryStorage()
+  const bus = createBus(parsed.onListenerError ? { onListenerError: parsed.onListenerError } : {})
+  const coordinator = parsed.coordinator === false ? undefined : (parsed.coordinator ?? storage.coordinator)
+  const owners = { directory: parsed.directory ?? process.cwd(), messageOwners: createMessageOwners() }
+  return { provider, storage, bus, coordinator, ids: createGenerator(), owners }
+}
+
+/** The slash commands of the options, and their runner: a command's prompt goes to the loop. */
+function commandsFor(
+  parsed: Pick<ParsedOptions, "commands">,
+  agents: Record<string, AgentInfo>,
+  defaultAgentName: string,
+  loop: () => Loop,
+) {
+  const commandInfos = Object.freeze({ ...(parsed.commands ?? {}) }) as Record<string, CommandInfo>
+  const commands = createCommandRunner({
+    commands: commandInfos,
+    agents,
+    defaultAgent: () => defaultAgentName,
+    prompt: (input: PromptInput) => loop().intake.prompt(input),
+  })
+  return { commandInfos, commands }
 }
 
 /**
