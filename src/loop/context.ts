@@ -8,11 +8,11 @@ import type { Ruleset } from "../schema/permission.js"
 import { merge } from "../schema/permission-rules.js"
 import type { Info as SessionInfo } from "../schema/session.js"
 import { createLru, type Lru } from "../util/lru.js"
+import { createSystemPrompts, type SystemPrompts } from "./call-settings.js"
 import { type CompactionTasks, createCompactionTasks } from "./compaction-task.js"
 import type { LoopDeps } from "./loop-deps.js"
 import type { CallModel } from "./model-call.js"
 import { createPromptCache, type PromptCache } from "./prompt-cache.js"
-import { createSystemPrompts, type SystemPrompts } from "./system-prompts.js"
 
 const MessageData = z.object({ message: z.string() })
 

@@ -15,11 +15,10 @@ import type { Storage } from "../storage/port.js"
 import { type LoopContext, NoUserMessageError } from "./context.js"
 import type { LoopDeps, StatusRegistry } from "./loop-deps.js"
 import { abortedAnswer } from "./model-call.js"
-import { createReadRepair, type ReadRepair } from "./read-repair.js"
+import { createReadRepair, createSessionWork, type ReadRepair, type SessionWork } from "./read-repair.js"
 import { repairMessages, storageFailed } from "./repair.js"
 import { finishWaitingCalls, heldForAnswers, type Resume } from "./resume.js"
 import { trackHistory } from "./run-history.js"
-import { createSessionWork, type SessionWork } from "./session-work.js"
 import { runSteps } from "./steps.js"
 
 /** One run of a session's loop, from its start until it answers (or stops). */

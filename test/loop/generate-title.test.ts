@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { Agent } from "../../src/agent/index.js"
-import { cleanTitle, generateTitle } from "../../src/loop/generate-title.js"
+import { cleanTitle, generateTitle } from "../../src/loop/titles.js"
 import { say, scriptedModel, type Turn } from "../../src/testing/index.js"
 
 const agent = Agent.builtins().title!
