@@ -17,8 +17,8 @@ import fs from "node:fs"
 import { Session } from "node:inspector/promises"
 import os from "node:os"
 import path from "node:path"
+import { writeChecked } from "../src/storage/checked-write.js"
 import { MemoryStorage } from "../src/storage/memory.js"
-import type { StorageWrite } from "../src/storage/port.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import { add, breakdown, type Profile, printBreakdown } from "./cpu-profile.js"
 import { printHistoryWork } from "./history-work.js"
@@ -45,19 +45,41 @@ const HALF = Math.max(1, Math.floor(STEPS / 2))
 type Tally = { calls: Map<string, number>; rows: Map<string, number> }
 const newTally = (): Tally => ({ calls: new Map(), rows: new Map() })
 
-/** A storage whose reads and writes are counted into `tally`. */
+/**
+ * A storage whose reads and writes are counted into `tally`. Its methods are replaced on the
+ * instance, the checked write path with `write`, so that the runtime's batches still take it
+ * (see checkedWriteOf).
+ */
 function countedStorage<S extends MemoryStorage | SqliteStorage>(storage: S, tally: () => Tally): S {
-  return new Proxy(storage, {
-    get(target, name, receiver) {
-      const value = Reflect.get(target, name, receiver)
-      if (typeof value !== "function" || typeof name !== "string") return value
-      return (...args: unknown[]) => {
-        add(tally().calls, name)
-        if (name === "write") for (const write of args[0] as StorageWrite[]) add(tally().rows, write.type)
-        return (value as (...args: unknown[]) => unknown).apply(target, args)
-      }
-    },
-  })
+  const reads = [
+    "getSession",
+    "listSessions",
+    "getMessage",
+    "listMessages",
+    "getValue",
+    "listValues",
+  ] as const
+  const methods = storage as unknown as Record<string, (...args: unknown[]) => unknown>
+  for (const name of reads) {
+    const read = methods[name]!.bind(storage)
+    methods[name] = (...args) => {
+      add(tally().calls, name)
+      return read(...args)
+    }
+  }
+  const write = storage.write.bind(storage)
+  storage.write = (writes) => {
+    add(tally().calls, "write")
+    for (const one of writes) add(tally().rows, one.type)
+    return write(writes)
+  }
+  const checked = storage[writeChecked].bind(storage)
+  storage[writeChecked] = (writes) => {
+    add(tally().calls, "write")
+    for (const { write: one } of writes) add(tally().rows, one.type)
+    return checked(writes)
+  }
+  return storage
 }
 
 /** What runs left to count: storage calls and rows, and each request body's size. */

@@ -7,6 +7,7 @@ import { MockLanguageModelV3 } from "ai/test"
 import { z } from "zod"
 import { create as createProcessor, type ProcessorRuntime } from "../src/processor/processor.js"
 import { createRuntime } from "../src/runtime/runtime.js"
+import { type CheckedStorage, writeChecked } from "../src/storage/checked-write.js"
 import { MemoryStorage } from "../src/storage/memory.js"
 import type { Storage } from "../src/storage/port.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
@@ -180,12 +181,23 @@ export async function processorTurn(storage: Storage, options: TurnOptions): Pro
   const { language, variant = "shipped", tools = [echo], finish = "tool-calls" } = options
   let writes = 0
   let rows = 0
-  const write = storage.write.bind(storage)
-  storage.write = (batch) => {
+  const count = (batch: readonly unknown[]) => {
     writes++
     rows += batch.length
+  }
+  // Both paths are counted, so that the runtime's own batches keep the adapter's checked path
+  // (replacing `write` alone would send them all through the plain one, see checkedWriteOf).
+  const write = storage.write.bind(storage)
+  storage.write = (batch) => {
+    count(batch)
     return write(batch)
   }
+  const checked = (storage as CheckedStorage)[writeChecked]?.bind(storage)
+  if (checked)
+    (storage as CheckedStorage)[writeChecked] = (batch) => {
+      count(batch)
+      return checked(batch)
+    }
   const runtime = createRuntime({ storage })
   try {
     const session = await runtime.session.create()

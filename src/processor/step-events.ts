@@ -1,10 +1,10 @@
 import { Decimal } from "decimal.js"
 import type { Part } from "../message/part.js"
 import { getUsage } from "../session/usage.js"
-import { markBuilt } from "../storage/built-row.js"
+import { ownRows } from "../session/writers.js"
 import { copyPlain } from "../util/copy-plain.js"
 import { laterStepStart, stepEnd } from "./step-snapshot.js"
-import { ownMessage, type Stream, type Turn } from "./turn.js"
+import { isOwnMessage, type Stream, type Turn } from "./turn.js"
 
 /** A step's start: a step-start part, with a snapshot of the files when a Snapshot port is given. */
 export async function startStep(turn: Turn): Promise<void> {
@@ -43,11 +43,11 @@ export async function finishStep(turn: Turn, part: Extract<Stream, { type: "fini
   if (patch && patch.files.length > 0)
     parts.push({ ...turn.newPart(), type: "patch", hash: patch.hash, files: patch.files })
   // Usage and cost come checked from getUsage; the patch's files come from the host's Snapshot.
-  if (typeof part.finishReason === "string" && isHash(after)) markBuilt(parts[0]!)
+  const own = ownRows(isOwnMessage(message), typeof part.finishReason === "string" && isHash(after), false)
   turn.stepSnapshot = undefined
   message.time.completed = Date.now()
-  const written = ownMessage(copyPlain(message))
-  await turn.write(() => turn.runtime.session.recordUsage(turn.sessionID, usage, written, parts))
+  const written = copyPlain(message)
+  await turn.write(() => turn.session.recordUsage(turn.sessionID, usage, written, parts, own))
   turn.settled = { message: JSON.stringify(message), writes: turn.writes }
 }
 

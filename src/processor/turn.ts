@@ -2,8 +2,8 @@ import type { TextStreamPart, ToolSet } from "ai"
 import type { Assistant } from "../message/info.js"
 import type { Part, ReasoningPart, TextPart, ToolPart } from "../message/part.js"
 import type { ModelInfo } from "../provider/model-info.js"
+import { type OwnRowWriters, ownRows } from "../session/writers.js"
 import type { Snapshot } from "../snapshot/port.js"
-import { markBuilt } from "../storage/built-row.js"
 import { copyPlain } from "../util/copy-plain.js"
 import { createSerialQueue } from "../util/serial-queue.js"
 import type { CreateInput, ProcessorRuntime } from "./create-input.js"
@@ -21,16 +21,19 @@ export type Turn = ReturnType<typeof createTurn>
 export const DEFAULT_CHECKPOINT_MS = 1_000
 
 /**
- * A copy of the assistant message, marked as the processor's own (see markBuilt) unless it holds
- * an error, whose fields come from whatever failed.
+ * Whether the processor built the assistant message from checked values (see OwnRows): not
+ * when it holds an error, whose fields come from whatever failed.
  */
-export function ownMessage(copy: Assistant): Assistant {
-  const finish = copy.finish === undefined || typeof copy.finish === "string"
-  return copy.error === undefined && finish ? markBuilt(copy) : copy
+export function isOwnMessage(message: Assistant): boolean {
+  return message.error === undefined && (message.finish === undefined || typeof message.finish === "string")
 }
+
+/** The runtime's writers as the processor calls them, saying which rows it built (see OwnRows). */
+export type TurnSession = ProcessorRuntime["session"] & OwnRowWriters
 
 export function createTurn(input: CreateInput) {
   const { runtime } = input
+  const session = runtime.session as TurnSession
   const message: Assistant = copyPlain(input.assistantMessage)
   const { sessionID, id: messageID } = message
   const queue = createSerialQueue()
@@ -42,6 +45,7 @@ export function createTurn(input: CreateInput) {
   })
   const turn = {
     runtime: runtime as ProcessorRuntime,
+    session,
     model: input.model as { info: ModelInfo },
     hooks: input.hooks,
     onToolError: input.onToolError,
@@ -100,24 +104,25 @@ export function createTurn(input: CreateInput) {
     /**
      * Writes the part as it is now. `built` when each of its values came from the provider's
      * stream or from this processor, none from a tool, a hook or a host's Snapshot: storage then
-     * skips its schema parse (see markBuilt).
+     * skips its schema parse (see OwnRows).
      */
     writePart: (part: Part, built = false) => {
       turn.writes++
       const copy = copyPlain(part)
-      if (built) markBuilt(copy)
       // The message goes with the first part: one write, and no message without its step.
       if (!messageWritten) {
         messageWritten = true
-        const first = { info: ownMessage(copyPlain(message)), parts: [copy] }
-        return turn.write(() => runtime.session.saveMessage(first))
+        const info = copyPlain(message)
+        const own = ownRows(isOwnMessage(info), built)
+        return turn.write(() => session.saveMessage({ info, parts: [copy] }, own))
       }
-      return turn.write(() => runtime.session.updatePart(copy))
+      return turn.write(() => session.updatePart(copy, ownRows(built)))
     },
     writeMessage: () => {
       turn.writes++
       messageWritten = true
-      return turn.write(() => runtime.session.updateMessage(ownMessage(copyPlain(message))))
+      const info = copyPlain(message)
+      return turn.write(() => session.updateMessage(info, ownRows(isOwnMessage(info))))
     },
     newPart: () => ({ id: runtime.session.newPartID(messageID), sessionID, messageID }),
 

@@ -1,8 +1,9 @@
 import { NotFoundError } from "../error/not-found.js"
 import type { WithParts } from "../message/info.js"
 import type { Info as SessionInfo } from "../schema/session.js"
+import { type CheckedWrite, writeChecked } from "./checked-write.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
-import { encodeWrites, refuseParentCycle, requireString } from "./rows.js"
+import { type EncodedWrite, encodeWrites, refuseParentCycle, requireString } from "./rows.js"
 import { SortedMap } from "./sorted-map.js"
 
 type StoredMessage = { json: string; parts: Map<string, string> }
@@ -58,7 +59,24 @@ export class MemoryStorage implements Storage {
   }
 
   async write(writes: readonly StorageWrite[]): Promise<void> {
-    const valid = encodeWrites(writes)
+    this.#applyAll(encodeWrites(writes))
+  }
+
+  /** @internal `write` for the runtime's own batches, whose checked rows skip their schema parse. */
+  async [writeChecked](writes: readonly CheckedWrite[]): Promise<void> {
+    const flags = writes.map((entry) => entry.checked)
+    this.#applyAll(
+      encodeWrites(
+        writes.map((entry) => entry.write),
+        flags,
+      ),
+    )
+  }
+
+  async close(): Promise<void> {}
+
+  /** Applies a validated batch, all of it or nothing. */
+  #applyAll(valid: readonly EncodedWrite[]): void {
     const undo: Undo[] = []
     try {
       for (const [index, { write, json }] of valid.entries()) this.#apply(write, json, index, undo)
@@ -67,8 +85,6 @@ export class MemoryStorage implements Storage {
       throw error
     }
   }
-
-  async close(): Promise<void> {}
 
   #session(sessionID: string): StoredSession {
     const session = this.#sessions.get(requireString("sessionID", sessionID))

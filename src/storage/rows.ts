@@ -5,7 +5,6 @@ import { quote, truncate } from "../error/quote.js"
 import { Info as MessageInfo } from "../message/info.js"
 import { Part } from "../message/part.js"
 import { Info as SessionInfo } from "../schema/session.js"
-import { isBuilt } from "./built-row.js"
 import { CorruptRowError } from "./corrupt-row.js"
 import { encodeJson } from "./json-encoding.js"
 import type { StorageWrite } from "./port.js"
@@ -71,7 +70,7 @@ export const ROW_FORMAT = 1
  * The stamp an adapter stores beside each session, message and part row it writes, so that it
  * can tell its own rows from rows someone else wrote. Rows reach storage only through
  * validateWrites, so a row carrying the current stamp already passed these very schemas (or was
- * built by the runtime from values that did, see markBuilt) and reading it back needs
+ * built by the runtime from values that did, see CheckedWrite) and reading it back needs
  * `JSON.parse` only; a row without it (written by another program, by
  * hand, or before stamps existed) or with another stamp (written by a version whose schemas
  * differ) is validated on read and fails with CorruptRowError when it does not match.
@@ -125,8 +124,7 @@ export type EncodedWrite = { write: StorageWrite; json: string | undefined }
  * Validates a batch before an adapter applies it, so nothing invalid is ever written: a batch
  * that is not an array, a write of unknown type, a key or ID that is not a string, a row that
  * fails its schema, a value that is not JSON, or a row or value JSON cannot encode (a BigInt, a
- * cycle) fails with InvalidInputError naming the write. A row the runtime marked as built from
- * checked values (see markBuilt) skips its schema parse, and only that.
+ * cycle) fails with InvalidInputError naming the write.
  */
 export function validateWrites(writes: unknown): StorageWrite[] {
   return encodeWrites(writes).map((encoded) => encoded.write)
@@ -136,18 +134,27 @@ export function validateWrites(writes: unknown): StorageWrite[] {
  * Batches at least this long parse their rows with zod's compiled parsers. zod compiles a schema
  * at its first compiled parse, which costs about as much as 750 plain ones: worth it for a
  * fork's or an import's thousands of rows, not for the few rows a step still parses (most come
- * marked as built), and a process's first turn would pay for it.
+ * checked, see CheckedWrite), and a process's first turn would pay for it.
  */
 const COMPILED_PARSE_FROM = 64
 
-/** validateWrites, keeping each row's JSON text, which the check encodes anyway. */
-export function encodeWrites(writes: unknown): EncodedWrite[] {
+/**
+ * validateWrites, keeping each row's JSON text, which the check encodes anyway. A write whose
+ * `checked` flag is set (the runtime built its row from checked values, see CheckedWrite) skips
+ * its row's schema parse, and only that: its fields are checked and its row encoded as any other.
+ */
+export function encodeWrites(writes: unknown, checked?: readonly boolean[]): EncodedWrite[] {
   if (!Array.isArray(writes)) throw invalid("writes", `expected an array of writes, got ${quote(writes)}`)
   const jitless = writes.length < COMPILED_PARSE_FROM
-  return writes.map((write, index) => validWrite(write, index, jitless))
+  return writes.map((write, index) =>
+    validWrite(write, index, { jitless, trusted: checked?.[index] === true }),
+  )
 }
 
-function validWrite(write: unknown, index: number, jitless: boolean): EncodedWrite {
+/** How a write's row is checked: zod's compiled parsers or not, or no parse for a checked row. */
+type RowCheck = { jitless: boolean; trusted: boolean }
+
+function validWrite(write: unknown, index: number, check: RowCheck): EncodedWrite {
   const at = `writes[${index}]`
   if (typeof write !== "object" || write === null)
     throw invalid(at, `expected a write ({ type, ... }), got ${quote(write)}`)
@@ -156,7 +163,7 @@ function validWrite(write: unknown, index: number, jitless: boolean): EncodedWri
     const known = Object.keys(fieldsOf).join(", ")
     throw invalid(`${at}.type`, `expected one of ${known}, got ${quote(type)}`)
   }
-  const checked = withValidRow(fieldsOfWrite(type as WriteType, write, at), at, jitless)
+  const checked = withValidRow(fieldsOfWrite(type as WriteType, write, at), at, check)
   // What the adapter stores: the row as its schema parsed it.
   const row = rowOf(checked)
   return { write: checked, json: row ? encodeJson(row.value, `${at}.${row.field}`) : undefined }
@@ -177,14 +184,14 @@ function fieldsOfWrite(type: WriteType, write: object, at: string): StorageWrite
 }
 
 /** The write with its row as the row's schema parsed it. */
-function withValidRow(checked: StorageWrite, at: string, jitless: boolean): StorageWrite {
+function withValidRow(checked: StorageWrite, at: string, check: RowCheck): StorageWrite {
   switch (checked.type) {
     case "session.put":
-      return { ...checked, info: validRow("session", checked.info, at, jitless) }
+      return { ...checked, info: validRow("session", checked.info, at, check) }
     case "message.put":
-      return { ...checked, info: validRow("message", checked.info, at, jitless) }
+      return { ...checked, info: validRow("message", checked.info, at, check) }
     case "part.put":
-      return { ...checked, part: validRow("part", checked.part, at, jitless) }
+      return { ...checked, part: validRow("part", checked.part, at, check) }
     case "value.put":
       if (!JsonValue.safeParse(checked.value).success)
         throw invalid(`${at}.value`, `the value for key ${quote(checked.key)} is not JSON`)
@@ -234,9 +241,9 @@ export function refuseParentCycle(
   }
 }
 
-function validRow<K extends RowKind>(kind: K, row: unknown, at: string, jitless: boolean): RowOf<K> {
-  if (isBuilt(row)) return row as RowOf<K>
-  const parsed = schemas[kind].safeParse(row, { jitless })
+function validRow<K extends RowKind>(kind: K, row: unknown, at: string, check: RowCheck): RowOf<K> {
+  if (check.trusted) return row as RowOf<K>
+  const parsed = schemas[kind].safeParse(row, { jitless: check.jitless })
   if (parsed.success) return parsed.data as RowOf<K>
   const rowID = (row as { id?: unknown } | undefined)?.id
   throw fromIssues(`${kind} ${typeof rowID === "string" ? truncate(rowID) : "(no id)"}`, at, parsed.error)

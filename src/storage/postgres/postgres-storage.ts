@@ -3,6 +3,7 @@ import { InvalidInputError } from "../../error/invalid-input.js"
 import { NotFoundError } from "../../error/not-found.js"
 import type { WithParts } from "../../message/info.js"
 import type { Info as SessionInfo } from "../../schema/session.js"
+import { type CheckedWrite, writeChecked } from "../checked-write.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import { createWaits, type Retrying, retrying, retryPolicy } from "../retry.js"
 import { ROW_STAMP } from "../row-stamp.js"
@@ -158,9 +159,24 @@ export class PostgresStorage implements Storage {
    * written while such a statement is on its way go together in the next (docs/storage.md).
    */
   async write(writes: readonly StorageWrite[]): Promise<void> {
-    // A long batch is validated a chunk at a time, while the chunk before runs (chunkedSteps).
+    return this.#write(writes)
+  }
+
+  /** @internal `write` for the runtime's own batches, whose checked rows skip their schema parse. */
+  async [writeChecked](writes: readonly CheckedWrite[]): Promise<void> {
+    const flags = writes.map((entry) => entry.checked)
+    return this.#write(
+      writes.map((entry) => entry.write),
+      flags,
+    )
+  }
+
+  /** `write`; `checked` says which rows are already checked (see CheckedWrite). */
+  async #write(writes: readonly StorageWrite[], checked?: readonly boolean[]): Promise<void> {
+    // A long batch is validated a chunk at a time, while the chunk before runs (chunkedSteps);
+    // its rows are all parsed (the runtime's own batches are short).
     const long = Array.isArray(writes) && writes.length > CHUNK_WRITES
-    const valid = long ? undefined : encodeWrites(writes)
+    const valid = long ? undefined : encodeWrites(writes, checked)
     const steps = valid && planBatch(valid)
     let inDoubt: string | undefined
     const transaction = (batch: Iterable<Step>): Promise<void> =>

@@ -2,6 +2,7 @@ import type { WithParts } from "../../message/info.js"
 import type { Logger } from "../../provider/logger.js"
 import type { Info as SessionInfo } from "../../schema/session.js"
 import type { DataPath } from "../../tool/data-path.js"
+import { type CheckedWrite, writeChecked } from "../checked-write.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"
 import {
   createWaits,
@@ -228,6 +229,17 @@ export class SqliteStorage implements Storage {
    */
   async write(writes: readonly StorageWrite[]): Promise<void> {
     await this.#writes.add(encodeWrites(writes))
+  }
+
+  /** @internal `write` for the runtime's own batches, whose checked rows skip their schema parse. */
+  async [writeChecked](writes: readonly CheckedWrite[]): Promise<void> {
+    const flags = writes.map((entry) => entry.checked)
+    await this.#writes.add(
+      encodeWrites(
+        writes.map((entry) => entry.write),
+        flags,
+      ),
+    )
   }
 
   async close(): Promise<void> {

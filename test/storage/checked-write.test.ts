@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest"
 import { z } from "zod"
 import { InvalidInputError } from "../../src/error/invalid-input.js"
 import { type MessageV2, type RuntimeOptions, Tool } from "../../src/index.js"
-import { isBuilt, markBuilt, writeMarked } from "../../src/storage/built-row.js"
+import { fenceSessions } from "../../src/session/writers.js"
+import { type CheckedWrite, checkedWriteOf, writeChecked } from "../../src/storage/checked-write.js"
 import { MemoryStorage } from "../../src/storage/memory.js"
-import type { StorageWrite } from "../../src/storage/port.js"
+import type { Storage, StorageWrite } from "../../src/storage/port.js"
+import { SqliteStorage } from "../../src/storage/sqlite/sqlite-storage.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 
 const session = {
@@ -18,39 +20,55 @@ const session = {
   tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } },
 }
 
-describe("rows the runtime built (markBuilt)", () => {
-  it("skips the schema parse of a marked row only, while the write runs", async () => {
+describe("rows the runtime built (the checked write path)", () => {
+  it("skips the schema parse of a checked row only, and leaves the row as it was", async () => {
     const storage = new MemoryStorage()
-    // Not a session row at all: only a marked row gets past without its schema parse.
+    // Not a session row at all: only a checked row gets past without its schema parse.
     const odd = { ...session, title: 5 }
     await expect(storage.write([{ type: "session.put", info: odd as never }])).rejects.toBeInstanceOf(
       InvalidInputError,
     )
-    const marked = markBuilt({ ...odd })
-    await writeMarked([marked], () => storage.write([{ type: "session.put", info: marked as never }]))
-    expect(isBuilt(marked)).toBe(false)
+    const row = { ...odd }
+    await storage[writeChecked]([{ write: { type: "session.put", info: row as never }, checked: true }])
+    expect(Object.getOwnPropertySymbols(row)).toEqual([])
     expect((await storage.getSession(session.id))?.title).toBe(5)
-    // The same object again, now unmarked: parsed like any other.
-    await expect(storage.write([{ type: "session.put", info: marked as never }])).rejects.toBeInstanceOf(
+    // The same object again, unflagged: parsed like any other.
+    await expect(
+      storage[writeChecked]([{ write: { type: "session.put", info: row as never }, checked: false }]),
+    ).rejects.toBeInstanceOf(InvalidInputError)
+    await expect(storage.write([{ type: "session.put", info: row as never }])).rejects.toBeInstanceOf(
       InvalidInputError,
     )
   })
 
-  it("takes the marks off even when the write throws at once", async () => {
-    const row = markBuilt({ ...session })
-    expect(() =>
-      writeMarked([row], () => {
-        throw new Error("refused")
-      }),
-    ).toThrow("refused")
-    expect(isBuilt(row)).toBe(false)
+  it("is taken only where the storage's write is the adapter's own", () => {
+    class Overriding extends MemoryStorage {
+      override async write(writes: readonly StorageWrite[]) {
+        return super.write(writes)
+      }
+    }
+    const patched = new MemoryStorage()
+    patched.write = async () => undefined
+    const plain = new MemoryStorage()
+    const wrapped = new Proxy(plain, {
+      get: (target, name) => {
+        const value = Reflect.get(target, name)
+        return typeof value === "function" && typeof name === "string" ? value.bind(target) : value
+      },
+    })
+    const host: Storage = { ...plain, write: async () => undefined } as never
+    expect(checkedWriteOf(plain)).toBeDefined()
+    expect(checkedWriteOf(new SqliteStorage(":memory:"))).toBeDefined()
+    expect(checkedWriteOf(fenceSessions(plain).storage)).toBeDefined()
+    for (const storage of [new Overriding(), patched, wrapped, host])
+      expect(checkedWriteOf(storage)).toBeUndefined()
   })
 
-  it("still refuses a marked row JSON cannot encode", async () => {
+  it("still refuses a checked row JSON cannot encode", async () => {
     const storage = new MemoryStorage()
-    const row = markBuilt({ ...session, metadata: { size: 1n } })
+    const row = { ...session, metadata: { size: 1n } }
     await expect(
-      writeMarked([row], () => storage.write([{ type: "session.put", info: row as never }])),
+      storage[writeChecked]([{ write: { type: "session.put", info: row as never }, checked: true }]),
     ).rejects.toBeInstanceOf(InvalidInputError)
     expect(await storage.getSession(session.id)).toBeUndefined()
   })
@@ -97,14 +115,20 @@ describe("the processor's rows", () => {
   })
 })
 
-/** A MemoryStorage that notes, for each tool part written, its status and whether it came marked. */
-class MarkRecordingStorage extends MemoryStorage {
+/** A MemoryStorage that notes, for each tool part written, its status and whether it came checked. */
+class CheckRecordingStorage extends MemoryStorage {
   readonly toolWrites: { status: string; built: boolean }[] = []
   override write(writes: readonly StorageWrite[]): Promise<void> {
-    for (const write of writes)
-      if (write.type === "part.put" && write.part.type === "tool")
-        this.toolWrites.push({ status: write.part.state.status, built: isBuilt(write.part) })
+    for (const write of writes) this.#note(write, false)
     return super.write(writes)
+  }
+  override [writeChecked](writes: readonly CheckedWrite[]): Promise<void> {
+    for (const { write, checked } of writes) this.#note(write, checked)
+    return super[writeChecked](writes)
+  }
+  #note(write: StorageWrite, built: boolean) {
+    if (write.type === "part.put" && write.part.type === "tool")
+      this.toolWrites.push({ status: write.part.state.status, built })
   }
 }
 
@@ -113,7 +137,7 @@ class MarkRecordingStorage extends MemoryStorage {
  * the completed call's stored metadata.
  */
 async function toolTurn(result: unknown, hooks?: RuntimeOptions["hooks"]) {
-  const storage = new MarkRecordingStorage()
+  const storage = new CheckRecordingStorage()
   const lookup = Tool.define("lookup", {
     description: "Looks a record up",
     parameters: z.object({ n: z.number() }),
@@ -138,7 +162,7 @@ async function toolTurn(result: unknown, hooks?: RuntimeOptions["hooks"]) {
 }
 
 describe("a completed tool call's part", () => {
-  it("is marked when its result has text, a title and plain metadata", async () => {
+  it("is checked when its result has text, a title and plain metadata", async () => {
     const { writes, outcome } = await toolTurn({ title: "record 1", output: "found", metadata: { n: 1 } })
     expect(outcome).toEqual({ text: "Found it." })
     expect(writes.filter((write) => write.status === "completed")).toEqual([
