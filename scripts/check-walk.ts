@@ -99,16 +99,29 @@ function declarationsOf(identifier: ts.Identifier): ts.Declaration[] {
   )
 }
 
-/** Whether an identifier inside `node` resolves to a declaration named `fn` in `file`. */
-function refersTo(node: ts.Node, file: string, fn: string): boolean {
+/**
+ * Whether something inside `node` resolves to a declaration named `fn` in `file`: with `calls`,
+ * only the callee of a call counts (`fn(` or `x.fn(`), else any reference (an import, a wiring).
+ */
+function refersTo(node: ts.Node, file: string, fn: string, calls = false): boolean {
   let hit = false
   const visit = (child: ts.Node) => {
     if (hit) return
-    if (ts.isIdentifier(child) && declarationsOf(child).some((d) => declaredAs(d, file, fn))) hit = true
-    else ts.forEachChild(child, visit)
+    const callee = calls ? calleeOf(child) : ts.isIdentifier(child) ? child : undefined
+    if (callee && declarationsOf(callee).some((d) => declaredAs(d, file, fn))) hit = true
+    ts.forEachChild(child, visit)
   }
   visit(node)
   return hit
+}
+
+/** The name a call calls: `f` of `f(...)` and of `x.f(...)`. */
+function calleeOf(node: ts.Node): ts.Identifier | undefined {
+  if (!ts.isCallExpression(node)) return undefined
+  const { expression } = node
+  if (ts.isIdentifier(expression)) return expression
+  if (ts.isPropertyAccessExpression(expression) && ts.isIdentifier(expression.name)) return expression.name
+  return undefined
 }
 
 function declaredAs(declaration: ts.Declaration, file: string, fn: string): boolean {
@@ -161,7 +174,7 @@ function checkBranch(branch: Branch): string[] {
       const wiring = sourceOf(hop.seam)
       if (!wiring || !refersTo(wiring, next.file, next.fn))
         problems.push(`${where(hop)}: seam ${hop.seam} does not wire ${next.file}#${next.fn}`)
-    } else if (!functions.some((node) => refersTo(node, next.file, next.fn)))
+    } else if (!functions.some((node) => refersTo(node, next.file, next.fn, true)))
       problems.push(`${where(hop)} does not call ${next.file}#${next.fn}`)
   }
   return problems
