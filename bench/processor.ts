@@ -13,7 +13,7 @@ import type { Storage } from "../src/storage/port.js"
 import { SqliteStorage } from "../src/storage/sqlite/index.js"
 import { createBuilders, type StreamChunk } from "../src/testing/index.js"
 import { toAITools } from "../src/tool/ai-tools.js"
-import { type Context, define, type Info as ToolInfo } from "../src/tool/tool.js"
+import { type Context, define, type ToolInfo } from "../src/tool/tool.js"
 import { BENCH_MODEL as MODEL, median, printTable } from "./report.js"
 
 const DELTAS = 100_000

@@ -1,7 +1,7 @@
 import type { Generator } from "../src/id/identifier.js"
-import type { Info as MessageInfo } from "../src/message/info.js"
+import type { MessageInfo } from "../src/message/info.js"
 import type { Part } from "../src/message/part.js"
-import type { Info as SessionInfo } from "../src/schema/session.js"
+import type { SessionInfo } from "../src/schema/session.js"
 import type { StorageWrite } from "../src/storage/port.js"
 
 export const MESSAGES = 2_000

@@ -34,3 +34,6 @@ export const Info = z.object({
   hidden: z.boolean().optional(),
 })
 export type Info = z.infer<typeof Info>
+
+/** `Info` under the name files outside the `Agent` namespace's folder import it by. */
+export { Info as AgentInfo }

@@ -21,3 +21,6 @@ export const Info = z.strictObject({
   subtask: z.boolean().optional(),
 })
 export type Info = z.infer<typeof Info>
+
+/** `Info` under the name files outside the `Command` namespace's folder import it by. */
+export { Info as CommandInfo }

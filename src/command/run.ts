@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { UnknownAgentError } from "../agent/errors.js"
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import { parseInput } from "../error/invalid-input.js"
 import type { PromptInput, PromptPart } from "../schema/prompt.js"
 import type { TurnResult } from "../schema/turn-result.js"

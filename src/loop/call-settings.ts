@@ -1,9 +1,9 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import { type Environment, formatDate, type SystemPromptInput, systemPrompt } from "../agent/system.js"
 import type { User } from "../message/info.js"
 import type { StreamInput } from "../processor/stream-input.js"
 import type { Model } from "../provider/provider.js"
-import type { Info as SessionInfo } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 import { abortable } from "../util/abortable.js"
 import type { LoopDeps } from "./loop-deps.js"
 

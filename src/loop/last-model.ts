@@ -3,7 +3,7 @@ import type { WithParts } from "../message/info.js"
 import type { ModelRef } from "../message/part.js"
 import { UnknownModelError } from "../provider/errors.js"
 import type { Provider } from "../provider/provider.js"
-import type { Info as SessionInfo } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 import type { Storage } from "../storage/port.js"
 
 /** Enough for the steps of a usual turn; a longer one reads the whole session once. */

@@ -1,4 +1,4 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
 import type { CompactionConfig } from "../compaction/config.js"
 import type { Coordinator } from "../coordination/port.js"

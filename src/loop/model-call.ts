@@ -1,4 +1,4 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import { NotFoundError } from "../error/not-found.js"
 import { AbortedError } from "../message/errors.js"
 import type { Assistant, User, WithParts } from "../message/info.js"

@@ -1,4 +1,4 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import { InvalidInputError } from "../error/invalid-input.js"
 import { timestamp } from "../id/identifier.js"
 import { maxID, sessionFloor } from "../session/floor.js"

@@ -1,5 +1,5 @@
 import type { ModelMessage } from "ai"
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import { MAX_STEPS } from "../agent/prompts/index.js"
 import { isOverflow } from "../compaction/overflow.js"
 import { AbortedError } from "../message/errors.js"

@@ -1,5 +1,5 @@
 import { type LanguageModel, streamText } from "ai"
-import type { Info as Agent } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import { TITLE } from "../agent/prompts/title.js"
 import type { WithParts } from "../message/info.js"
 import { isDefaultTitle } from "../session/title.js"
@@ -14,7 +14,7 @@ export type GenerateTitleInput = {
   /** The model to ask; the provider's small model when it has one. */
   model: LanguageModel
   /** The `title` agent: its prompt, temperature and topP are used. */
-  agent: Agent
+  agent: AgentInfo
   /** The text of the session's first real user message. */
   text: string
   abort?: AbortSignal

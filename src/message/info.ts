@@ -58,6 +58,9 @@ export type Assistant = z.infer<typeof Assistant>
 export const Info = z.discriminatedUnion("role", [User, Assistant])
 export type Info = z.infer<typeof Info>
 
+/** `Info` under the name files outside the `MessageV2` namespace's folder import it by. */
+export { Info as MessageInfo }
+
 /** A message with its parts in order: what `runtime.session.messages` returns. */
 export const WithParts = z.object({ info: Info, parts: z.array(Part) })
 export type WithParts = z.infer<typeof WithParts>

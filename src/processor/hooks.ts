@@ -1,4 +1,4 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import type { WithParts } from "../message/info.js"
 import type { ModelInfo } from "../provider/model-info.js"
 import type { Result } from "../tool/tool.js"

@@ -1,6 +1,6 @@
 import type { ModelMessage, streamText } from "ai"
 import type { Ruleset } from "../schema/permission.js"
-import type { Info as ToolInfo } from "../tool/tool.js"
+import type { ToolInfo } from "../tool/tool.js"
 
 /** One model call: the AI SDK `streamText` settings, with our tools and the rules their `ask` uses. */
 export type StreamInput = {

@@ -1,6 +1,6 @@
 import { asSchema, InvalidToolInputError, JSONParseError, NoSuchToolError, type ToolSet } from "ai"
 import type { StreamInput } from "../processor/stream-input.js"
-import type { Info } from "../tool/tool.js"
+import type { ToolInfo } from "../tool/tool.js"
 import type { SpecTool, SpecToolChoice } from "./types.js"
 
 type ToolOptions = { providerOptions?: Record<string, Record<string, unknown>> }
@@ -13,7 +13,7 @@ type ToolOptions = { providerOptions?: Record<string, Record<string, unknown>> }
 export async function specTools(
   tools: ToolSet,
   request: Pick<StreamInput, "tools" | "toolChoice">,
-  schemaOf: (info: Info) => unknown,
+  schemaOf: (info: ToolInfo) => unknown,
 ): Promise<{ tools?: SpecTool[]; toolChoice?: SpecToolChoice }> {
   const entries = Object.entries(tools)
   const choice = request.toolChoice

@@ -1,6 +1,6 @@
 import { z } from "zod"
 import { type Answer, Info } from "../schema/question.js"
-import { define, type Result, type Info as ToolInfo } from "../tool/tool.js"
+import { define, type Result, type ToolInfo } from "../tool/tool.js"
 
 /** How the tool reaches the Question service; the runtime passes `question.ask`. */
 export type QuestionAsk = (input: {

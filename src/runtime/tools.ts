@@ -1,4 +1,4 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import type { QuestionService } from "../question/service.js"
 import { createQuestionTool } from "../question/tool.js"
 import type { Ruleset } from "../schema/permission.js"
@@ -12,7 +12,7 @@ import { createTodoTools } from "../todo/tools.js"
 import type { DataPath } from "../tool/data-path.js"
 import { type AITool, fromAISet } from "../tool/from-ai.js"
 import { createToolRegistry } from "../tool/registry.js"
-import type { Info as ToolInfo } from "../tool/tool.js"
+import type { ToolInfo } from "../tool/tool.js"
 
 export type ToolOptions = {
   tools?: ToolInfo[] | Record<string, AITool> | undefined

@@ -1,6 +1,6 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import type { Events } from "../bus/bus.js"
-import type { Info as CommandInfo } from "../command/info.js"
+import type { CommandInfo } from "../command/info.js"
 import type { CommandRunner } from "../command/run.js"
 import type { Loop } from "../loop/loop.js"
 import type { PermissionService } from "../permission/service.js"

@@ -23,6 +23,9 @@ export const Info = z.object({
 })
 export type Info = z.infer<typeof Info>
 
+/** `Info` under the name files outside the `Question` namespace's folder import it by. */
+export { Info as QuestionInfo }
+
 /** A pending question to the user: one or more questions, from a session, often from a tool call. */
 export const Request = z.object({
   id: id("question"),

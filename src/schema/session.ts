@@ -56,6 +56,9 @@ export const Info = z.object({
 })
 export type Info = z.infer<typeof Info>
 
+/** `Info` under the name files outside the `Session` namespace's folder import it by. */
+export { Info as SessionInfo }
+
 /**
  * What a session is doing: `idle`, `busy` running a turn, or `retry` waiting to retry a failed model
  * call (attempt, message, and `next`, when in epoch ms). Published as `session.status`.

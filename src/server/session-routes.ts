@@ -1,7 +1,7 @@
 import type { Hono } from "hono"
 import { z } from "zod"
 import type { Runtime } from "../runtime/runtime.js"
-import type { Info } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 import { Status } from "../schema/session.js"
 import { inputs } from "./inputs.js"
 import { readBody, readQuery, readSessionID } from "./request-input.js"
@@ -12,8 +12,8 @@ const Sessions = z.array(WireSession)
 
 /** Create, list, read, change, fork and delete sessions; which of them are running. */
 export function sessionRoutes(app: Hono, runtime: Runtime): void {
-  const one = (info: Info) => toWireSession(info)
-  const many = (infos: Info[]) => infos.map(toWireSession)
+  const one = (info: SessionInfo) => toWireSession(info)
+  const many = (infos: SessionInfo[]) => infos.map(toWireSession)
   app.post(
     "/session",
     documented({
@@ -115,7 +115,7 @@ export function sessionRoutes(app: Hono, runtime: Runtime): void {
  * The library lists by parent and limit; OpenCode's clients also filter by time, title and roots.
  * With a filter, the limit applies to what passes it.
  */
-async function listSessions(runtime: Runtime, query: z.output<typeof inputs.listSessions>): Promise<Info[]> {
+async function listSessions(runtime: Runtime, query: z.output<typeof inputs.listSessions>): Promise<SessionInfo[]> {
   const { parentID, limit, start, search, roots } = query
   const filtered = start !== undefined || search !== undefined || roots === true
   if (!filtered) return runtime.session.list({ parentID, limit })

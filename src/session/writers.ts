@@ -5,9 +5,9 @@ import { NotFoundError } from "../error/not-found.js"
 import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { isID } from "../id/identifier.js"
 import { parseID } from "../id/parse-id.js"
-import type { Info as MessageInfo, WithParts } from "../message/info.js"
+import type { MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
-import type { Info as SessionInfo } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 import {
   type CheckedStorage,
   type CheckedWrite,

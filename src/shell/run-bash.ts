@@ -1,6 +1,6 @@
 import type { ToolPart } from "../message/part.js"
 import { runTool } from "../tool/ai-tools.js"
-import type { Context, Info } from "../tool/tool.js"
+import type { Context, ToolInfo } from "../tool/tool.js"
 import { errorMessage } from "../tool/tool-error.js"
 import type { RunningToolPart } from "./messages.js"
 
@@ -20,7 +20,7 @@ export type BashCall = {
  * the tool returned or failed with what it threw. The user asked for the command, so its
  * permission asks are allowed at once; its progress updates the running part.
  */
-export async function runBash(bash: Info, call: BashCall): Promise<ToolPart> {
+export async function runBash(bash: ToolInfo, call: BashCall): Promise<ToolPart> {
   const { part } = call
   const running = part.state
   let current: ToolPart = part

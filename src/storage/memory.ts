@@ -1,6 +1,6 @@
 import { NotFoundError } from "../error/not-found.js"
 import type { WithParts } from "../message/info.js"
-import type { Info as SessionInfo } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 import { type CheckedWrite, writeChecked } from "./checked-write.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "./port.js"
 import { type EncodedWrite, encodeWrites, refuseParentCycle, requireString } from "./rows.js"

@@ -1,7 +1,7 @@
 import type { Coordinator } from "../coordination/port.js"
-import type { Info as MessageInfo, WithParts } from "../message/info.js"
+import type { MessageInfo, WithParts } from "../message/info.js"
 import type { Part } from "../message/part.js"
-import type { Info as SessionInfo } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 import type { DataPath } from "../tool/data-path.js"
 
 /**

@@ -1,4 +1,4 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import type { Bus } from "../bus/bus.js"
 import type { WithParts } from "../message/info.js"
 import type { ModelRef } from "../message/part.js"

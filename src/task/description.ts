@@ -1,4 +1,4 @@
-import type { Info as AgentInfo } from "../agent/info.js"
+import type { AgentInfo } from "../agent/info.js"
 import type { Ruleset } from "../schema/permission.js"
 import { evaluate } from "../schema/permission-rules.js"
 

@@ -1,4 +1,4 @@
-import { define, type Info as ToolInfo } from "../tool/tool.js"
+import { define, type ToolInfo } from "../tool/tool.js"
 import type { TaskDeps } from "./deps.js"
 import { taskDescription } from "./description.js"
 import { runTask, TaskParameters } from "./run-task.js"

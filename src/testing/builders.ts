@@ -1,7 +1,7 @@
 import { createGenerator, type Generator } from "../id/identifier.js"
 import type { Assistant, User } from "../message/info.js"
 import type { Part, Tokens } from "../message/part.js"
-import type { Info as SessionInfo } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 
 /**
  * Builders of valid rows with every required field filled in, for tests of storage adapters,

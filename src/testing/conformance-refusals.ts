@@ -1,7 +1,7 @@
 import assert from "node:assert/strict"
 import { InvalidInputError } from "../error/invalid-input.js"
 import type { Part } from "../message/part.js"
-import type { Info as SessionInfo } from "../schema/session.js"
+import type { SessionInfo } from "../schema/session.js"
 import type { StorageWrite } from "../storage/port.js"
 import { type Case, expectError, seed } from "./conformance-helpers.js"
 

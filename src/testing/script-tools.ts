@@ -1,7 +1,7 @@
 import type { InferSchema } from "ai"
 import type { z } from "zod"
 import type { AITool } from "../tool/from-ai.js"
-import type { Info as ToolInfo } from "../tool/tool.js"
+import type { ToolInfo } from "../tool/tool.js"
 
 /** The tools a script can be typed from: `Tool.define` tools, or an AI SDK tool set (`{ name: tool }`). */
 export type ScriptTools = readonly ToolInfo[] | Record<string, AITool>

@@ -128,6 +128,9 @@ export type Info<Parameters extends z.ZodType = z.ZodType, Returns extends Execu
   execute(args: z.output<Parameters>, context: Context): Promise<Returns>
 }
 
+/** `Info` under the name files outside the `Tool` namespace's folder import it by. */
+export type { Info as ToolInfo }
+
 /** See `Info.fileChanges`. */
 export type FileChanges = "none" | "declared"
 

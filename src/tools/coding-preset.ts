@@ -1,6 +1,6 @@
 import { codingAgents } from "../agent/coding.js"
-import type { Info as AgentInfo } from "../agent/info.js"
-import type { Info } from "../tool/tool.js"
+import type { AgentInfo } from "../agent/info.js"
+import type { ToolInfo } from "../tool/tool.js"
 import { type CodingToolsOptions, codingTools } from "./coding-tools.js"
 
 /** Runtime options that make a coding agent; spread them into `createRuntime`. */
@@ -8,7 +8,7 @@ export type CodingPreset = {
   /** The directory the tools work in, recorded on new sessions. */
   directory: string
   /** The coding tools (`codingTools`) bound to that directory. */
-  tools: Info[]
+  tools: ToolInfo[]
   /** OpenCode's agents: `build` with the coding prompt, `plan`, and the `explore` sub-agent. */
   agents: Record<string, AgentInfo>
   /** The system prompt names the directory, whether it is a git repository, and the platform. */

@@ -1,5 +1,5 @@
 import { InvalidInputError } from "../error/invalid-input.js"
-import type { Info } from "../tool/tool.js"
+import type { ToolInfo } from "../tool/tool.js"
 import { sandboxOf } from "./bash/in-sandbox.js"
 import { bashTool } from "./bash/index.js"
 import { editTool } from "./edit.js"
@@ -52,7 +52,7 @@ export type CodingToolsOptions = {
  * with the local operations or the sandbox's, tinyglobby (glob, grep). With `sandbox`, throws
  * SandboxUnavailableError when the sandbox cannot start.
  */
-export function codingTools(options: CodingToolsOptions = {}): Info[] {
+export function codingTools(options: CodingToolsOptions = {}): ToolInfo[] {
   const directory = options.directory ?? process.cwd()
   const operations = operationsOf(options, directory)
   // The sandbox's glob is localOperations' own, confined.

@@ -1,6 +1,6 @@
 import { z } from "zod"
 import type { Context } from "../tool/tool.js"
-import { define, type Info } from "../tool/tool.js"
+import { define, type ToolInfo } from "../tool/tool.js"
 import { EditFailedError, FileNotFoundError, UnsupportedFileError } from "./errors.js"
 import { type Change, type CurrentFile, changeFile, describeChange, wholeFileChange } from "./file-change.js"
 import { createPathLock, type PathLock } from "./path-lock.js"
@@ -28,7 +28,7 @@ const DESCRIPTION = `Replaces text in a file.
  * The `edit` tool: asks `edit` with the path relative to the directory and the diff. Without a
  * `lock` in the options it gets one of its own, shared with no other tool.
  */
-export function editTool(options: PathOptions): Info<typeof Parameters> {
+export function editTool(options: PathOptions): ToolInfo<typeof Parameters> {
   const shared = { ...options, lock: options.lock ?? createPathLock() }
   return define("edit", {
     description: DESCRIPTION,

@@ -1,6 +1,6 @@
 import * as path from "node:path"
 import { z } from "zod"
-import { define, type Info } from "../tool/tool.js"
+import { define, type ToolInfo } from "../tool/tool.js"
 import { ignoreGlobs } from "./ignore.js"
 import { newestFirst } from "./mtime.js"
 import type { PathOptions } from "./paths.js"
@@ -21,7 +21,7 @@ const DESCRIPTION = `Finds files by name with a glob pattern ("**/*.ts", "src/**
 - Dependency and build directories (node_modules, .git, dist, ...) are skipped unless the pattern names them.`
 
 /** The `glob` tool: asks `glob` with the searched directory relative to the working directory. */
-export function globTool(options: PathOptions): Info<typeof Parameters> {
+export function globTool(options: PathOptions): ToolInfo<typeof Parameters> {
   return define("glob", {
     description: DESCRIPTION,
     fileChanges: "none",

@@ -1,6 +1,6 @@
 import * as path from "node:path"
 import { z } from "zod"
-import { type Context, define, type Info } from "../tool/tool.js"
+import { type Context, define, type ToolInfo } from "../tool/tool.js"
 import { searchWithoutRipgrep } from "./grep-fallback.js"
 import { type GrepFindings, type GrepMatch, toRegExp } from "./grep-match.js"
 import { askToRead, checkRead } from "./grep-read-rules.js"
@@ -42,7 +42,7 @@ export type GrepOptions = PathOptions & {
  * The `grep` tool: asks `grep` with the searched path relative to the working directory, then
  * shows only the matching files the `read` rules let the read tool show (see grep-read-rules.ts).
  */
-export function grepTool(options: GrepOptions): Info<typeof Parameters> {
+export function grepTool(options: GrepOptions): ToolInfo<typeof Parameters> {
   const hasRipgrep = options.hasRipgrep ?? ripgrepProbe(options.operations, options.directory)
   return define("grep", {
     description: DESCRIPTION,

@@ -1,7 +1,7 @@
 import * as path from "node:path"
 import { z } from "zod"
 import { match } from "../schema/permission-rules.js"
-import { define, type Info } from "../tool/tool.js"
+import { define, type ToolInfo } from "../tool/tool.js"
 import { IGNORED_DIRECTORIES } from "./ignore.js"
 import type { DirectoryEntry, Operations } from "./operations.js"
 import type { PathOptions } from "./paths.js"
@@ -25,7 +25,7 @@ const DESCRIPTION = `Lists a directory as a tree, breadth first, at most ${LIST_
 type Node = { path: string; name: string; directory: boolean }
 
 /** The `list` tool: asks `list` with the directory relative to the working directory. */
-export function listTool(options: PathOptions): Info<typeof Parameters> {
+export function listTool(options: PathOptions): ToolInfo<typeof Parameters> {
   return define("list", {
     description: DESCRIPTION,
     fileChanges: "none",

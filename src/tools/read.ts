@@ -1,7 +1,7 @@
 import * as path from "node:path"
 import { z } from "zod"
 import { InvalidInputError } from "../error/invalid-input.js"
-import { define, type Info, type Result } from "../tool/tool.js"
+import { define, type Result, type ToolInfo } from "../tool/tool.js"
 import { askAccess } from "./access.js"
 import { FileNotFoundError, UnsupportedFileError } from "./errors.js"
 import { isBinary, mediaTypeOf } from "./file-kind.js"
@@ -35,7 +35,7 @@ const DESCRIPTION = `Reads a file from the file system.
 - A directory comes back as a listing of its entries. Binary files are refused.`
 
 /** The `read` tool: asks `read` with the path relative to the directory. */
-export function readTool(options: PathOptions): Info<typeof Parameters> {
+export function readTool(options: PathOptions): ToolInfo<typeof Parameters> {
   return define("read", {
     description: DESCRIPTION,
     fileChanges: "none",

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { define, type Info } from "../tool/tool.js"
+import { define, type ToolInfo } from "../tool/tool.js"
 import { UnsupportedFileError } from "./errors.js"
 import { type CurrentFile, changeFile, wholeFileChange } from "./file-change.js"
 import { createPathLock } from "./path-lock.js"
@@ -17,7 +17,7 @@ const DESCRIPTION = `Writes a file, replacing it if it exists and creating missi
  * The `write` tool: asks `edit` with the path relative to the directory and the diff. Without a
  * `lock` in the options it gets one of its own, shared with no other tool.
  */
-export function writeTool(options: PathOptions): Info<typeof Parameters> {
+export function writeTool(options: PathOptions): ToolInfo<typeof Parameters> {
   const shared = { ...options, lock: options.lock ?? createPathLock() }
   return define("write", {
     description: DESCRIPTION,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { Agent } from "../../src/agent/index.js"
 import { UnknownCommandError } from "../../src/command/errors.js"
-import type { Info } from "../../src/command/info.js"
+import type { CommandInfo } from "../../src/command/info.js"
 import { createCommandRunner } from "../../src/command/run.js"
 import { InvalidInputError } from "../../src/error/index.js"
 import { ascending } from "../../src/id/identifier.js"
@@ -13,7 +13,7 @@ const answer = { info: { id: "answer" }, parts: [] } as unknown as MessageV2.Wit
 const sonnet = { providerID: "anthropic", modelID: "claude-sonnet-4-5" }
 const haiku = { providerID: "anthropic", modelID: "claude-haiku-4-5" }
 
-function setup(commands: Record<string, Info>) {
+function setup(commands: Record<string, CommandInfo>) {
   const prompts: PromptInput[] = []
   const runner = createCommandRunner({
     commands,
@@ -158,7 +158,7 @@ describe("createCommandRunner: command", () => {
   it("refuses bad command definitions when created", () => {
     const create = (commands: unknown) =>
       createCommandRunner({
-        commands: commands as Record<string, Info>,
+        commands: commands as Record<string, CommandInfo>,
         agents: {},
         defaultAgent: () => "build",
         prompt: async () => answer,

@@ -1,6 +1,6 @@
 import { z } from "zod"
-import type { Info as AgentInfo } from "../../agent/info.js"
-import type { Info as CommandInfo } from "../../command/info.js"
+import type { AgentInfo } from "../../agent/info.js"
+import type { CommandInfo } from "../../command/info.js"
 import type { Model } from "../../provider/provider.js"
 import type { Runtime } from "../../runtime/runtime.js"
 

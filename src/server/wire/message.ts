@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { Assistant, type Info, User, type WithParts } from "../../message/info.js"
+import { Assistant, type MessageInfo, User, type WithParts } from "../../message/info.js"
 import { Part } from "../../message/part.js"
 import { toWireDiff, WireFileDiff } from "./diff.js"
 import { toWireError, WireAssistantError } from "./error.js"
@@ -22,7 +22,7 @@ export type WirePart = z.infer<typeof WirePart>
 export const WireWithParts = z.object({ info: WireInfo, parts: z.array(WirePart) })
 export type WireWithParts = z.infer<typeof WireWithParts>
 
-export function toWireInfo(info: Info): WireInfo {
+export function toWireInfo(info: MessageInfo): WireInfo {
   if (info.role === "user") {
     const { summary, ...rest } = info
     return summary ? { ...rest, summary: { diffs: summary.diffs.map(toWireDiff) } } : rest

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { Info } from "../../schema/session.js"
+import { SessionInfo } from "../../schema/session.js"
 import { toWireDiff, WireFileDiff } from "./diff.js"
 
 /**
@@ -9,7 +9,7 @@ import { toWireDiff, WireFileDiff } from "./diff.js"
 export const PROJECT_ID = "global"
 
 /** A session as OpenCode's API sends it: with its project, diffs as patches, no agentloop-only fields. */
-export const WireSession = Info.omit({ costUnknown: true, summary: true, model: true }).extend({
+export const WireSession = SessionInfo.omit({ costUnknown: true, summary: true, model: true }).extend({
   projectID: z.string(),
   model: z.object({ id: z.string(), providerID: z.string() }).optional(),
   summary: z
@@ -23,7 +23,7 @@ export const WireSession = Info.omit({ costUnknown: true, summary: true, model: 
 })
 export type WireSession = z.infer<typeof WireSession>
 
-export function toWireSession(info: Info): WireSession {
+export function toWireSession(info: SessionInfo): WireSession {
   const { costUnknown: _, summary, model, ...rest } = info
   return {
     ...rest,

@@ -1,6 +1,6 @@
 import type { WithParts } from "../../message/info.js"
 import type { Logger } from "../../provider/logger.js"
-import type { Info as SessionInfo } from "../../schema/session.js"
+import type { SessionInfo } from "../../schema/session.js"
 import type { DataPath } from "../../tool/data-path.js"
 import { type CheckedWrite, writeChecked } from "../checked-write.js"
 import type { MessageQuery, SessionQuery, Storage, StorageWrite } from "../port.js"

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import { homedir, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { z } from "zod"
-import { type Context, define, type Info } from "../../tool/tool.js"
+import { type Context, define, type ToolInfo } from "../../tool/tool.js"
 import type { Operations } from "../operations.js"
 import { askToRun } from "./ask.js"
 import { bashDescription } from "./description.js"
@@ -65,7 +65,7 @@ const BashParameters = z.object({
 export type BashParameters = z.infer<typeof BashParameters>
 
 /** The `bash` tool: runs a command line after asking permission for every command in it. */
-export function bashTool(options: BashToolOptions): Info<typeof BashParameters> {
+export function bashTool(options: BashToolOptions): ToolInfo<typeof BashParameters> {
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   const parser = createShellParser()
   const sandbox = sandboxOf(options.operations)
