@@ -1,4 +1,3 @@
 export { UnknownCommandError } from "./errors.js"
 export { expand } from "./expand.js"
-export { Info } from "./info.js"
-export { CommandInput } from "./input.js"
+export { CommandInput, Info } from "./info.js"

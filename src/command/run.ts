@@ -6,8 +6,7 @@ import type { PromptInput, PromptPart } from "../schema/prompt.js"
 import type { TurnResult } from "../schema/turn-result.js"
 import { UnknownCommandError } from "./errors.js"
 import { expand } from "./expand.js"
-import { Info } from "./info.js"
-import { CommandInput } from "./input.js"
+import { CommandInput, Info } from "./info.js"
 
 /** `Result`: what `session.prompt` resolves with (the runtime's TurnResult). */
 export type CommandRunnerDeps<Result = TurnResult> = {

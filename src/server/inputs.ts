@@ -1,5 +1,5 @@
 import { z } from "zod"
-import { CommandInput } from "../command/input.js"
+import { CommandInput } from "../command/info.js"
 import { schema as id } from "../id/identifier.js"
 import { ModelRef } from "../message/part.js"
 import { ReplyInput as PermissionReplyInput, Reply } from "../schema/permission.js"

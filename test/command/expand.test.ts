@@ -1,7 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { expand } from "../../src/command/expand.js"
-import { words } from "../../src/command/words.js"
+import { expand, words } from "../../src/command/expand.js"
 
 describe("Command.expand", () => {
   it("puts each word in its positional placeholder", () => {
