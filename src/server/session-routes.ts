@@ -115,7 +115,10 @@ export function sessionRoutes(app: Hono, runtime: Runtime): void {
  * The library lists by parent and limit; OpenCode's clients also filter by time, title and roots.
  * With a filter, the limit applies to what passes it.
  */
-async function listSessions(runtime: Runtime, query: z.output<typeof inputs.listSessions>): Promise<SessionInfo[]> {
+async function listSessions(
+  runtime: Runtime,
+  query: z.output<typeof inputs.listSessions>,
+): Promise<SessionInfo[]> {
   const { parentID, limit, start, search, roots } = query
   const filtered = start !== undefined || search !== undefined || roots === true
   if (!filtered) return runtime.session.list({ parentID, limit })
