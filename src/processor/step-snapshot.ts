@@ -1,17 +1,17 @@
 import path from "node:path"
 import type { Snapshot } from "../snapshot/port.js"
-import type { Turn } from "./turn.js"
+import type { CallState } from "./call-state.js"
 
 /** The state a model call starts from: the one the caller gave (see CreateInput.snapshotFrom), else a scan. */
-export function callStart(turn: Turn): Promise<string | undefined> {
-  const given = turn.snapshotFrom
-  turn.snapshotFrom = undefined
-  return given ? Promise.resolve(given) : track(turn)
+export function callStart(state: CallState): Promise<string | undefined> {
+  const given = state.snapshotFrom
+  state.snapshotFrom = undefined
+  return given ? Promise.resolve(given) : track(state)
 }
 
 /** Where a later step of the same call starts: where the step before it ended, else a scan. */
-export function laterStepStart(turn: Turn): Promise<string | undefined> {
-  return turn.lastStepEnd ? Promise.resolve(turn.lastStepEnd) : track(turn)
+export function laterStepStart(state: CallState): Promise<string | undefined> {
+  return state.lastStepEnd ? Promise.resolve(state.lastStepEnd) : track(state)
 }
 
 /**
@@ -19,15 +19,15 @@ export function laterStepStart(turn: Turn): Promise<string | undefined> {
  * files it changes, only those are read again (Snapshot.Known); otherwise the tree is scanned.
  * The patch compares the step's start with the state just recorded, which is the current one.
  */
-export async function stepEnd(turn: Turn): Promise<{ snapshot?: string; patch?: Snapshot.Patch }> {
-  const { snapshot, stepSnapshot: start, stepChanges } = turn
-  turn.stepChanges = new Set()
+export async function stepEnd(state: CallState): Promise<{ snapshot?: string; patch?: Snapshot.Patch }> {
+  const { snapshot, stepSnapshot: start, stepChanges } = state
+  state.stepChanges = new Set()
   if (!snapshot) return {}
   const after = await track(
-    turn,
+    state,
     start && stepChanges ? { from: start, changed: [...stepChanges] } : undefined,
   )
-  turn.lastStepEnd = after
+  state.lastStepEnd = after
   if (!start) return after ? { snapshot: after } : {}
   const now = after ? snapshot.patch(start, { from: after, changed: [] }) : snapshot.patch(start)
   const patch = await now.catch(() => undefined)
@@ -35,12 +35,12 @@ export async function stepEnd(turn: Turn): Promise<{ snapshot?: string; patch?: 
 }
 
 /** Notes a file a tool of the step is about to change (see Context.willChange). */
-export function willChange(turn: Turn, file: string): void {
-  turn.stepChanges?.add(path.resolve(turn.message.path.cwd, file))
+export function willChange(state: CallState, file: string): void {
+  state.stepChanges?.add(path.resolve(state.message.path.cwd, file))
 }
 
 /** A Snapshot that fails costs the step its patch, not the turn. */
-export function track(turn: Turn, known?: Snapshot.Known): Promise<string | undefined> {
-  if (!turn.snapshot) return Promise.resolve(undefined)
-  return (known ? turn.snapshot.track(known) : turn.snapshot.track()).catch(() => undefined)
+export function track(state: CallState, known?: Snapshot.Known): Promise<string | undefined> {
+  if (!state.snapshot) return Promise.resolve(undefined)
+  return (known ? state.snapshot.track(known) : state.snapshot.track()).catch(() => undefined)
 }

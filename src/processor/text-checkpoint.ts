@@ -49,3 +49,5 @@ export function createTextCheckpoints(options: { intervalMs: number; write: (par
     },
   }
 }
+
+export type TextCheckpoints = ReturnType<typeof createTextCheckpoints>

@@ -1,7 +1,7 @@
 import type { ReasoningPart, TextPart } from "../message/part.js"
 import { abortable } from "../util/abortable.js"
+import type { CallState, Stream } from "./call-state.js"
 import { mergeMetadata } from "./metadata.js"
-import type { Stream, Turn } from "./turn.js"
 
 type TextEvent = Extract<
   Stream,
@@ -13,63 +13,70 @@ type TextEvent = Extract<
  * end. Not async: a delta, the most frequent part by far, returns without a promise unless it
  * writes, since every extra microtask turn per part lets the SDK's queue grow.
  */
-export function handleText(turn: Turn, part: TextEvent, receivedAt: number): Promise<unknown> | undefined {
+export function handleText(
+  state: CallState,
+  part: TextEvent,
+  receivedAt: number,
+): Promise<unknown> | undefined {
   switch (part.type) {
     case "reasoning-start":
     case "text-start": {
       const type = part.type === "text-start" ? "text" : "reasoning"
-      const created = { ...turn.newPart(), type, text: "", time: { start: Date.now() } } as
+      const created = { ...state.newPart(), type, text: "", time: { start: Date.now() } } as
         | TextPart
         | ReasoningPart
       if (part.providerMetadata) created.metadata = part.providerMetadata
-      turn.texts.set(part.id, created)
-      return turn.writePart(created, true)
+      state.texts.set(part.id, created)
+      return state.writePart(created, true)
     }
     case "reasoning-delta":
     case "text-delta": {
-      const current = turn.texts.get(part.id)
+      const current = state.texts.get(part.id)
       if (!current) return
       if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
       // Some providers stream metadata alone (Anthropic's signature deltas): nothing to show.
       if (part.text === "") return
       current.text += part.text
-      const { sessionID, messageID } = turn
-      turn.runtime.session.updatePartDelta({
+      const { sessionID, messageID } = state
+      state.runtime.session.updatePartDelta({
         sessionID,
         messageID,
         partID: current.id,
         field: "text",
         delta: part.text,
       })
-      return turn.checkpoints.due(current, receivedAt) ? turn.writePart(current, true) : undefined
+      return state.checkpoints.due(current, receivedAt) ? state.writePart(current, true) : undefined
     }
     case "reasoning-end":
     case "text-end":
-      return finishText(turn, part)
+      return finishText(state, part)
   }
 }
 
-async function finishText(turn: Turn, part: Extract<TextEvent, { type: "text-end" | "reasoning-end" }>) {
-  const current = turn.texts.get(part.id)
+async function finishText(
+  state: CallState,
+  part: Extract<TextEvent, { type: "text-end" | "reasoning-end" }>,
+) {
+  const current = state.texts.get(part.id)
   if (!current) return
-  turn.checkpoints.cancel(current.id)
+  state.checkpoints.cancel(current.id)
   current.text = current.text.trimEnd()
-  const complete = turn.hooks?.["text.complete"]
+  const complete = state.hooks?.["text.complete"]
   if (current.type === "text" && complete) {
     const output = { text: current.text }
     const about = {
-      sessionID: turn.sessionID,
-      messageID: turn.messageID,
+      sessionID: state.sessionID,
+      messageID: state.messageID,
       partID: current.id,
-      abort: turn.abort,
+      abort: state.abort,
     }
     // Until the hook is done the part stays open, so a cancel meanwhile still closes it.
-    await abortable(complete(about, output), turn.abort)
+    await abortable(complete(about, output), state.abort)
     current.text = output.text
   }
-  turn.texts.delete(part.id)
+  state.texts.delete(part.id)
   current.time = { start: current.time?.start ?? Date.now(), end: Date.now() }
   if (part.providerMetadata) current.metadata = mergeMetadata(current.metadata, part.providerMetadata)
   // A `text.complete` hook may have set anything: storage checks what is not a string.
-  await turn.writePart(current, typeof current.text === "string")
+  await state.writePart(current, typeof current.text === "string")
 }

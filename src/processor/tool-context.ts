@@ -7,41 +7,42 @@ import type { ToolHooks } from "../tool/ai-tools.js"
 import type { Context } from "../tool/tool.js"
 import { abortable } from "../util/abortable.js"
 import { asksForPaths } from "./asks-for-paths.js"
+import type { CallState } from "./call-state.js"
 import { DOOM_LOOP_PERMISSION, doomLoopMessage, isDoomLoop } from "./doom-loop.js"
 import { inputRecord } from "./parts.js"
 import { willChange } from "./step-snapshot.js"
 import type { StreamInput } from "./stream-input.js"
-import type { Turn } from "./turn.js"
+import { markRunning, toolPart } from "./tool-events.js"
 
 /** The context each tool call of the turn runs with: its progress goes to its part, its asks to the rules. */
-export function toolContext(turn: Turn, streamInput: StreamInput) {
-  const { sessionID, messageID } = turn
+export function toolContext(state: CallState, streamInput: StreamInput) {
+  const { sessionID, messageID } = state
   return (callID: string, signal: AbortSignal): Context => ({
     sessionID,
     messageID,
     callID,
-    agent: turn.message.agent,
-    directory: turn.message.path.cwd,
+    agent: state.message.agent,
+    directory: state.message.path.cwd,
     abort: signal,
     async metadata(update) {
-      const part = turn.tools.get(callID)
+      const part = state.tools.get(callID)
       if (part?.state.status !== "running") {
         // The tool started before the stream showed its call: apply once the call is running.
-        turn.early.set(callID, { ...turn.early.get(callID), ...update })
+        state.early.set(callID, { ...state.early.get(callID), ...update })
         return
       }
       part.state = { ...part.state, ...update }
-      await turn.writePart(part)
+      await state.writePart(part)
     },
-    ask: askUnder(turn.runtime.permission, {
+    ask: askUnder(state.runtime.permission, {
       sessionID,
       tool: { messageID, callID },
       ruleset: streamInput.ruleset ?? [],
       signal,
-      directory: turn.message.path.cwd,
+      directory: state.message.path.cwd,
     }),
     evaluate: evaluateUnder(streamInput.ruleset ?? []),
-    willChange: (file) => willChange(turn, file),
+    willChange: (file) => willChange(state, file),
   })
 }
 
@@ -80,31 +81,31 @@ export function askUnder(
 }
 
 /** Around each tool call: stored as running first, the doom-loop guard, the host's hooks. */
-export function toolHooks(turn: Turn, earlierCalls: readonly ToolPart[]): ToolHooks {
-  const { sessionID } = turn
+export function toolHooks(state: CallState, earlierCalls: readonly ToolPart[]): ToolHooks {
+  const { sessionID } = state
   return {
-    error: turn.onToolError,
+    error: state.onToolError,
     // Stored as running before the tool can ask anything: a permission request or question
     // stored by a process that then stops must point at a call that a reply can resume.
     start: async (tool, args, context) => {
-      await turn.callSnapshot
-      const part = turn.toolPart(context.callID, tool.id)
+      await state.callSnapshot
+      const part = toolPart(state, context.callID, tool.id)
       if (part.state.status === "running") return
-      turn.markRunning(part, args)
-      await turn.writePart(part)
+      markRunning(state, part, args)
+      await state.writePart(part)
     },
     before: async (tool, args, context) => {
       // A tool that does not say which files it changes may change any: the step's end scans.
-      if (tool.fileChanges === undefined) turn.stepChanges = undefined
-      await guardDoomLoop(turn, earlierCalls, tool.id, args, context)
+      if (tool.fileChanges === undefined) state.stepChanges = undefined
+      await guardDoomLoop(state, earlierCalls, tool.id, args, context)
       const output = { args }
       const about = { sessionID, tool: tool.id, callID: context.callID, abort: context.abort }
-      await abortable(turn.hooks?.["tool.before"]?.(about, output), context.abort)
+      await abortable(state.hooks?.["tool.before"]?.(about, output), context.abort)
       return output.args
     },
     after: async (tool, result, context) => {
       const about = { sessionID, tool: tool.id, callID: context.callID, abort: context.abort }
-      await abortable(turn.hooks?.["tool.after"]?.(about, result), context.abort)
+      await abortable(state.hooks?.["tool.after"]?.(about, result), context.abort)
       return result
     },
   }
@@ -115,7 +116,7 @@ export function toolHooks(turn: Turn, earlierCalls: readonly ToolPart[]): ToolHo
  * a denial tells the model to stop repeating itself.
  */
 async function guardDoomLoop(
-  turn: Turn,
+  state: CallState,
   earlierCalls: readonly ToolPart[],
   toolID: string,
   args: unknown,
@@ -123,7 +124,7 @@ async function guardDoomLoop(
 ) {
   const call = { tool: toolID, input: inputRecord(args) }
   // Call IDs repeat across messages with some providers: only this message's own part is skipped.
-  const earlier = [...turn.tools.values()].filter((part) => part.callID !== context.callID)
+  const earlier = [...state.tools.values()].filter((part) => part.callID !== context.callID)
   if (!isDoomLoop([...earlierCalls, ...earlier], call)) return
   try {
     await context.ask({
