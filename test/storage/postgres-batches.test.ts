@@ -482,6 +482,21 @@ describe.runIf(url)("PostgresStorage batches of many sessions at once", () => {
     )
   })
 
+  it("fails only the read whose key the shared statement refused: the others read again alone", async () => {
+    const { storage, statements } = await recorded()
+    const { made } = await sessions(storage, 3)
+    // PostgreSQL text cannot hold NUL: the statement of the whole group fails on this key's account.
+    const ids = [...made.map(({ session }) => session.id), "ses_\u0000"]
+    let read: PromiseSettledResult<Awaited<ReturnType<Storage["getSession"]>>>[] = []
+    const sent = await statements(async () => {
+      read = await Promise.allSettled(ids.map((id) => storage.getSession(id)))
+    })
+    // The group's statement, then each read alone.
+    expect(sent).toHaveLength(1 + ids.length)
+    expect(read.slice(0, 3)).toEqual(made.map(({ session }) => ({ status: "fulfilled", value: session })))
+    expect(read[3]!.status).toBe("rejected")
+  })
+
   it("keeps batches that write the same row apart, in their order: the later one's row stays", async () => {
     const { storage, statements } = await recorded()
     const { made } = await sessions(storage, 1)

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest"
-import { STALL_MS } from "../../src/storage/postgres/gathering.js"
+import { STALL_MS } from "../../src/storage/postgres/options.js"
 import { createPutGroups } from "../../src/storage/postgres/put-groups.js"
 import { planBatch, type RowGroup, type Step } from "../../src/storage/postgres/row-group.js"
 import { encodeWrites } from "../../src/storage/rows.js"

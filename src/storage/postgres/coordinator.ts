@@ -4,7 +4,7 @@ import type { Coordinator, CoordinatorMessage, Lease } from "../../coordination/
 import { createSerialQueue } from "../../util/serial-queue.js"
 import { createListener, type Listener } from "./listener.js"
 import { createOutbox, type Envelope, ownPrefix } from "./outbox.js"
-import { isDelta } from "./outbox-batch.js"
+import { isDelta } from "./outbox-groups.js"
 import { createSessionLocks, isSessionLocked, type SessionLocks } from "./session-lock.js"
 
 /** How long an origin (a process) that sent nothing is remembered: twice the table's retention. */
@@ -12,9 +12,9 @@ const FORGET_ORIGIN_MS = 20 * 60_000
 
 /**
  * The coordinator of processes sharing one PostgreSQL database (and schema): ownership of a
- * session is an advisory lock (see session-lock.ts); messages go out in batches with NOTIFY on a
+ * session is an advisory lock (see session-lock.ts); messages go out in groups with NOTIFY on a
  * channel named after the schema and are kept a while in `<schema>.coordinator_messages` (see
- * outbox.ts), where batches too long for NOTIFY are fetched by reference and where a listener
+ * outbox.ts), where groups too long for NOTIFY are fetched by reference and where a listener
  * that reconnects reads back what it missed. Connections are opened when first needed: a
  * runtime that never runs a session opens none but the listener.
  */
@@ -30,7 +30,7 @@ export class PostgresCoordinator implements Coordinator {
   readonly #receiving = createSerialQueue()
   readonly #listeners = new Set<(message: CoordinatorMessage) => void>()
   readonly #locks: SessionLocks
-  /** The last stored batch heard from each origin, by its `seq`: what a read-back skips. */
+  /** The last stored group heard from each origin, by its `seq`: what a read-back skips. */
   readonly #heard = new Map<string, { seq: number; at: number }>()
   /** Server time of the latest LISTEN: a read-back looks no further back for unknown origins. */
   #since: string | undefined
@@ -114,8 +114,8 @@ export class PostgresCoordinator implements Coordinator {
   #receive(payload: string): void {
     // Our own, told by its start without parsing it (see envelopeText).
     if (payload.startsWith(this.#ownPrefix)) return
-    // In arrival order, also when a long batch must be fetched first. A payload that is not
-    // ours (another program notifying on the channel) or a batch already deleted is skipped.
+    // In arrival order, also when a long group must be fetched first. A payload that is not
+    // ours (another program notifying on the channel) or a group already deleted is skipped.
     void this.#receiving
       .run(async () => {
         const envelope = JSON.parse(payload) as Envelope
@@ -129,7 +129,7 @@ export class PostgresCoordinator implements Coordinator {
 
   /**
    * After a LISTEN that follows a break, delivers what the other processes stored meanwhile:
-   * batches after the last heard of their origin, and those of origins not heard since the
+   * groups after the last heard of their origin, and those of origins not heard since the
    * previous LISTEN. Streamed deltas were never stored; cancels are left out, as one that comes
    * late could stop a run started since. Runs in the receiving queue, before what the new
    * connection hears.
@@ -138,16 +138,16 @@ export class PostgresCoordinator implements Coordinator {
     const now = await this.#outbox.now()
     if (!first && this.#since !== undefined) {
       const seen = new Map([...this.#heard].map(([origin, { seq }]) => [origin, seq]))
-      for (const batch of await this.#outbox.missed(this.#since, seen))
-        if (!this.#repeated(batch.origin, batch.seq))
-          this.#deliver(batch.messages.filter((message) => !isDelta(message) && message.type !== "cancel"))
+      for (const group of await this.#outbox.missed(this.#since, seen))
+        if (!this.#repeated(group.origin, group.seq))
+          this.#deliver(group.messages.filter((message) => !isDelta(message) && message.type !== "cancel"))
       for (const [origin, { at }] of this.#heard)
         if (Date.now() - at > FORGET_ORIGIN_MS) this.#heard.delete(origin)
     }
     this.#since = now
   }
 
-  /** Whether a stored batch was delivered already (read back, then notified too); else notes it. */
+  /** Whether a stored group was delivered already (read back, then notified too); else notes it. */
   #repeated(origin: string, seq: number | undefined): boolean {
     if (seq === undefined) return false
     const last = this.#heard.get(origin)

@@ -29,3 +29,10 @@ export type PostgresStorageOptions = {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 8, maxDelayMs: 2000, firstDelayMs: 50 }
+
+/**
+ * How long a statement may run before the calls waiting behind it go without it (see "behind"
+ * in grouping.ts): what one slow statement (a lock, a large row, a long listing) can delay the
+ * other sessions' puts and reads by.
+ */
+export const STALL_MS = 20

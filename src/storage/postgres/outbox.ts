@@ -1,31 +1,31 @@
 import type pg from "pg"
 import type { CoordinatorMessage } from "../../coordination/port.js"
-import { type Batch, createGathering, NOTIFY_LIMIT } from "./outbox-batch.js"
+import { createOutboxGroups, type MessageGroup, NOTIFY_LIMIT } from "./outbox-groups.js"
 import type { StatementName } from "./queries.js"
 
-/** How long a batch stays in its table: to be fetched by reference, and read back after a reconnect. */
+/** How long a group stays in its table: to be fetched by reference, and read back after a reconnect. */
 const KEEP_MESSAGES = "10 minutes"
 /** How often a process deletes the rows older than that. */
 const CLEANUP_EVERY_MS = 60_000
-/** The most batches a reconnected listener reads back (the newest): its work stays bounded. */
+/** The most groups a reconnected listener reads back (the newest): its work stays bounded. */
 const CATCH_UP_LIMIT = 1_000
 
 /**
- * What one NOTIFY carries: a batch of messages, or a reference to a batch stored in the table;
- * `seq` numbers the stored batches of one origin, in the order it sent them.
+ * What one NOTIFY carries: a group of messages, or a reference to a group stored in the table;
+ * `seq` numbers the stored groups of one origin, in the order it sent them.
  */
 export type Envelope = { origin: string; seq?: number; messages?: CoordinatorMessage[]; ref?: string }
 
-/** A stored batch another process sent, read back. */
-export type StoredBatch = { origin: string; seq: number; messages: CoordinatorMessage[] }
+/** A stored group another process sent, read back. */
+export type StoredGroup = { origin: string; seq: number; messages: CoordinatorMessage[] }
 
 /**
- * Sends a process's messages in the order they were published, in batches (see
- * createGathering): a step publishes its events a few at a time, after each of its writes, and a
- * NOTIFY each would cost every process a wake-up and the server a transaction. Each batch is
- * also stored in `table`, in the same statement, except streamed deltas (a batch of deltas alone
+ * Sends a process's messages in the order they were published, in groups (see
+ * createOutboxGroups): a step publishes its events a few at a time, after each of its writes, and a
+ * NOTIFY each would cost every process a wake-up and the server a transaction. Each group is
+ * also stored in `table`, in the same statement, except streamed deltas (a group of deltas alone
  * is not stored): a process whose listening connection was down reads back what it missed
- * (`missed`). A batch too long for NOTIFY (one long message) is sent by reference to its row.
+ * (`missed`). A group too long for NOTIFY (one long message) is sent by reference to its row.
  */
 export function createOutbox(options: {
   pool: pg.Pool
@@ -37,19 +37,19 @@ export function createOutbox(options: {
   name: StatementName
 }) {
   const { pool, channel, origin, table, name } = options
-  const gathering = createGathering(
+  const groups = createOutboxGroups(
     Buffer.byteLength(envelopeText(origin, Number.MAX_SAFE_INTEGER, "[]")),
     send,
   )
   let seq = 0
   let cleaned = 0
 
-  async function send(batch: Batch): Promise<void> {
+  async function send(group: MessageGroup): Promise<void> {
     await options.ready()
     // Each message was encoded once, when published: the envelope is their texts inside its
     // own, as JSON.stringify would write it (see envelopeText).
-    const encoded = `[${batch.texts.join(",")}]`
-    if (batch.kept.length === 0) {
+    const encoded = `[${group.texts.join(",")}]`
+    if (group.kept.length === 0) {
       const plain = envelopeText(origin, undefined, encoded)
       if (Buffer.byteLength(plain) <= NOTIFY_LIMIT) {
         await pool.query({ name: name("notify"), text: "SELECT pg_notify($1, $2)", values: [channel, plain] })
@@ -68,7 +68,7 @@ export function createOutbox(options: {
           text,
           origin,
           number,
-          batch.kept.length === batch.texts.length ? encoded : `[${batch.kept.join(",")}]`,
+          group.kept.length === group.texts.length ? encoded : `[${group.kept.join(",")}]`,
         ],
       })
     else
@@ -89,11 +89,11 @@ export function createOutbox(options: {
   }
 
   return {
-    /** Resolves once the batch holding `message` is sent. */
-    publish: gathering.publish,
+    /** Resolves once the group holding `message` is sent. */
+    publish: groups.publish,
     /** Resolves when everything published so far is sent. */
-    drain: gathering.drain,
-    /** A batch stored by reference. */
+    drain: groups.drain,
+    /** A group stored by reference. */
     async fetch(ref: string): Promise<CoordinatorMessage[]> {
       const { rows } = await pool.query<{ payload: string }>(`SELECT payload FROM ${table} WHERE id = $1`, [
         ref,
@@ -106,10 +106,10 @@ export function createOutbox(options: {
       return rows[0]!.now
     },
     /**
-     * The batches other processes stored since `since` (server time) and after the last one of
+     * The groups other processes stored since `since` (server time) and after the last one of
      * their origin in `seen`, in the order they were sent; the newest CATCH_UP_LIMIT of them.
      */
-    async missed(since: string, seen: ReadonlyMap<string, number>): Promise<StoredBatch[]> {
+    async missed(since: string, seen: ReadonlyMap<string, number>): Promise<StoredGroup[]> {
       const { rows } = await pool.query<{ origin: string; seq: string; payload: string }>(
         `SELECT origin, seq::text AS seq, payload FROM (
            SELECT id, origin, seq, payload FROM ${table}

@@ -12,12 +12,12 @@ import { StorageClosedError } from "../storage-closed-error.js"
 import { isTransient } from "../storage-error.js"
 import { PostgresCoordinator } from "./coordinator.js"
 import { postgresFault } from "./faults.js"
-import { createGatheredReads, type Row } from "./gathered-reads.js"
 import { decodeKey, encodeKey, prefixEnd } from "./keys.js"
 import { migrate } from "./migrations.js"
 import { DEFAULT_RETRY, type PostgresStorageOptions } from "./options.js"
 import { createPutGroups } from "./put-groups.js"
 import { createStatements, type Query, type Statements, statementNames } from "./queries.js"
+import { createReadGroups, type Row } from "./read-groups.js"
 import { readListings, readMessages } from "./read-messages.js"
 import { CHUNK_WRITES, chunkedSteps, isReplayable, oneByOne, planBatch, type Step } from "./row-group.js"
 import { checkout, outcome, runTransaction } from "./transaction.js"
@@ -51,8 +51,8 @@ export class PostgresStorage implements Storage {
       await applyStep(this.#pool, this.#writer, { group })
     }),
   )
-  // So do the reads each step makes (see gathered-reads.ts).
-  readonly #reads = createGatheredReads({
+  // So do the reads each step makes (see read-groups.ts).
+  readonly #reads = createReadGroups({
     rows: (query, args) => this.#rows<Row>(query, args),
     listing: (query, args) => this.#listing(query, args),
     listings: (query, args, keyOf) => this.#listings(query, args, keyOf),

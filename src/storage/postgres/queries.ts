@@ -68,7 +68,7 @@ export function queries(schema: string) {
   // (see the clear_stamp trigger in migrations.ts).
   const flip = (table: string) =>
     `CASE WHEN ${t(table)}.stamp = excluded.stamp THEN -excluded.stamp ELSE excluded.stamp END`
-  // Listings of several sessions at once (batched-reads.ts): the messages `requests` names (a
+  // Listings of several sessions at once (read-groups.ts): the messages `requests` names (a
   // session and a message ID per row), each row of the answer after its session.
   const listedOf = (requests: string) => `
     WITH r AS (${requests})

@@ -1,7 +1,7 @@
 import pg from "pg"
 import type { WithParts } from "../../message/info.js"
 import type { Part } from "../../message/part.js"
-import { FailedRead } from "./batched-reads.js"
+import { FailedRead } from "./read-groups.js"
 import { checkout } from "./transaction.js"
 
 /** A listing row (see `listed` in queries.ts): 0 for a message, 1 for a part of `messageID`. */

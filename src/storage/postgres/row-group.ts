@@ -81,26 +81,39 @@ export function isReplayable(steps: readonly Step[]): boolean {
 }
 
 /**
- * The first steps of several replayable batches (see isReplayable) as one group, in their
- * order, for one statement (see put-groups.ts): as many as go together without writing a row
- * twice and with at most `maxWrites` writes (the first always goes). A row one batch needs
- * and a later one puts must exist before the statement, as within one batch (see planBatch),
- * so the statement applies them as running the batches one after another would.
+ * How many of the first steps of several replayable batches (see isReplayable) go together as
+ * one group, for one statement (see put-groups.ts): as many as go without writing a row twice
+ * and with at most `maxWrites` writes; the first always goes.
  */
-export function mergeSteps(steps: readonly Step[], maxWrites: number): { group: RowGroup; count: number } {
-  const group = emptyGroup()
+export function mergeable(steps: readonly Step[], maxWrites: number): number {
+  const touched = new Set<string>()
+  let writes = 0
   let count = 0
   for (const step of steps) {
-    const writes = "group" in step ? step.group.writes : [step]
+    const stepWrites = "group" in step ? step.group.writes : [step]
     const fits =
       count === 0 ||
-      (group.writes.length + writes.length <= maxWrites &&
-        writes.every(({ write }) => isGroupable(write) && !group.touched.has(rowKey(write))))
+      (writes + stepWrites.length <= maxWrites &&
+        stepWrites.every(({ write }) => isGroupable(write) && !touched.has(rowKey(write))))
     if (!fits) break
-    for (const indexed of writes) add(group, indexed as IndexedWrite & { write: GroupableWrite })
+    for (const { write } of stepWrites) touched.add(rowKey(write as GroupableWrite))
+    writes += stepWrites.length
     count++
   }
-  return { group, count }
+  return count
+}
+
+/**
+ * Those steps (see mergeable) as one group, in their order. A row one batch needs and a later
+ * one puts must exist before the statement, as within one batch (see planBatch), so the
+ * statement applies them as running the batches one after another would.
+ */
+export function mergeSteps(steps: readonly Step[]): RowGroup {
+  const group = emptyGroup()
+  for (const step of steps)
+    for (const indexed of "group" in step ? step.group.writes : [step])
+      add(group, indexed as IndexedWrite & { write: GroupableWrite })
+  return group
 }
 
 /** Writes per chunk of a long batch (see chunkedSteps). */

@@ -62,8 +62,9 @@ function notInstalled(error: unknown): boolean {
 
 /**
  * The addon where `npm install` builds it. Named, better-sqlite3 loads it at once; unnamed, it
- * asks the `bindings` package, which searches a dozen places for it, 2 to 10 ms of a process's
- * first open. Any other layout (a prebuilt binary elsewhere) is left to that search.
+ * asks the `bindings` package, which searches a dozen places for it, a noticeable part of a
+ * process's first open (figures: bench/README.md). Any other layout (a prebuilt binary
+ * elsewhere) is left to that search.
  */
 function builtAddon(require: NodeJS.Require): string | undefined {
   try {

@@ -5,9 +5,9 @@ import { LATEST_VERSION, migrate, userVersion } from "./migrations.js"
 /**
  * How long SQLite itself waits for another connection's lock: not at all. The drivers are
  * synchronous, so SQLite's wait blocks the event loop, and calls made in one turn of it wait
- * one after another: at 20 ms, twenty writes that all found the file locked stalled the process
- * for 430 ms (bench/README.md, Locks). A call that finds the database locked fails at once and
- * is run again after an asynchronous wait (see DEFAULT_RETRY in sqlite-storage.ts).
+ * one after another, the process stalled for all their waits (figures: bench/README.md). A
+ * call that finds the database locked fails at once and is run again after an asynchronous
+ * wait (see DEFAULT_RETRY in sqlite-storage.ts).
  */
 export const BUSY_TIMEOUT_MS = 0
 

@@ -243,7 +243,7 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    await this.#writes.flush()
+    await this.#writes.sendAll()
     await this.coordinator?.close()
     this.#waits.close()
     this.#connection.close()
