@@ -27,16 +27,8 @@ export type StoredGroup = { origin: string; seq: number; messages: CoordinatorMe
  * is not stored): a process whose listening connection was down reads back what it missed
  * (`missed`). A group too long for NOTIFY (one long message) is sent by reference to its row.
  */
-export function createOutbox(options: {
-  pool: pg.Pool
-  channel: string
-  origin: string
-  table: string
-  ready: () => Promise<void>
-  /** Names its statements when they are prepared (see statementNames). */
-  name: StatementName
-}) {
-  const { pool, channel, origin, table, name } = options
+export function createOutbox(options: OutboxOptions) {
+  const { pool, origin, table } = options
   const groups = createOutboxGroups(
     Buffer.byteLength(envelopeText(origin, Number.MAX_SAFE_INTEGER, "[]")),
     send,
@@ -46,40 +38,9 @@ export function createOutbox(options: {
 
   async function send(group: MessageGroup): Promise<void> {
     await options.ready()
-    // Each message was encoded once, when published: the envelope is their texts inside its
-    // own, as JSON.stringify would write it (see envelopeText).
-    const encoded = `[${group.texts.join(",")}]`
-    if (group.kept.length === 0) {
-      const plain = envelopeText(origin, undefined, encoded)
-      if (Buffer.byteLength(plain) <= NOTIFY_LIMIT) {
-        await pool.query({ name: name("notify"), text: "SELECT pg_notify($1, $2)", values: [channel, plain] })
-        return
-      }
-    }
-    const number = ++seq
-    const text = envelopeText(origin, number, encoded)
-    if (Buffer.byteLength(text) <= NOTIFY_LIMIT)
-      await pool.query({
-        name: name("publish"),
-        text: `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $5))
-         SELECT pg_notify($1, $2)`,
-        values: [
-          channel,
-          text,
-          origin,
-          number,
-          group.kept.length === group.texts.length ? encoded : `[${group.kept.join(",")}]`,
-        ],
-      })
-    else
-      await pool.query({
-        name: name("publish-ref"),
-        text: `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $2) RETURNING id)
-         SELECT pg_notify($1, json_build_object('origin', $3::text, 'seq', $4::bigint, 'ref', id::text)::text)
-         FROM stored`,
-        values: [channel, encoded, origin, number],
-      })
-    await cleanup()
+    // A group of deltas alone is not stored, nor numbered.
+    const stored = await notify(options, group, () => ++seq)
+    if (stored) await cleanup()
   }
 
   async function cleanup(): Promise<void> {
@@ -109,23 +70,84 @@ export function createOutbox(options: {
      * The groups other processes stored since `since` (server time) and after the last one of
      * their origin in `seen`, in the order they were sent; the newest CATCH_UP_LIMIT of them.
      */
-    async missed(since: string, seen: ReadonlyMap<string, number>): Promise<StoredGroup[]> {
-      const { rows } = await pool.query<{ origin: string; seq: string; payload: string }>(
-        `SELECT origin, seq::text AS seq, payload FROM (
+    missed: (since: string, seen: ReadonlyMap<string, number>) => missed(options, since, seen),
+  }
+}
+
+type OutboxOptions = {
+  pool: pg.Pool
+  channel: string
+  origin: string
+  table: string
+  ready: () => Promise<void>
+  /** Names its statements when they are prepared (see statementNames). */
+  name: StatementName
+}
+
+/**
+ * Sends one group as one statement: a NOTIFY of its messages, stored in the same statement
+ * unless they are all deltas, or stored and notified by reference when too long for a NOTIFY.
+ * `next` numbers a stored group; whether it was stored.
+ */
+async function notify(options: OutboxOptions, group: MessageGroup, next: () => number): Promise<boolean> {
+  const { pool, channel, origin, table, name } = options
+  // Each message was encoded once, when published: the envelope is their texts inside its
+  // own, as JSON.stringify would write it (see envelopeText).
+  const encoded = `[${group.texts.join(",")}]`
+  if (group.kept.length === 0) {
+    const plain = envelopeText(origin, undefined, encoded)
+    if (Buffer.byteLength(plain) <= NOTIFY_LIMIT) {
+      await pool.query({ name: name("notify"), text: "SELECT pg_notify($1, $2)", values: [channel, plain] })
+      return false
+    }
+  }
+  const number = next()
+  const text = envelopeText(origin, number, encoded)
+  if (Buffer.byteLength(text) <= NOTIFY_LIMIT)
+    await pool.query({
+      name: name("publish"),
+      text: `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $5))
+         SELECT pg_notify($1, $2)`,
+      values: [
+        channel,
+        text,
+        origin,
+        number,
+        group.kept.length === group.texts.length ? encoded : `[${group.kept.join(",")}]`,
+      ],
+    })
+  else
+    await pool.query({
+      name: name("publish-ref"),
+      text: `WITH stored AS (INSERT INTO ${table} (origin, seq, payload) VALUES ($3, $4, $2) RETURNING id)
+         SELECT pg_notify($1, json_build_object('origin', $3::text, 'seq', $4::bigint, 'ref', id::text)::text)
+         FROM stored`,
+      values: [channel, encoded, origin, number],
+    })
+  return true
+}
+
+/** The groups other processes stored (see the outbox's `missed`). */
+async function missed(
+  options: OutboxOptions,
+  since: string,
+  seen: ReadonlyMap<string, number>,
+): Promise<StoredGroup[]> {
+  const { pool, origin, table } = options
+  const { rows } = await pool.query<{ origin: string; seq: string; payload: string }>(
+    `SELECT origin, seq::text AS seq, payload FROM (
            SELECT id, origin, seq, payload FROM ${table}
            WHERE created >= $1::timestamptz AND origin <> $2
              AND seq > COALESCE(($3::jsonb ->> origin)::bigint, 0)
            ORDER BY id DESC LIMIT $4
          ) newest ORDER BY id`,
-        [since, origin, JSON.stringify(Object.fromEntries(seen)), CATCH_UP_LIMIT],
-      )
-      return rows.map((row) => ({
-        origin: row.origin,
-        seq: Number(row.seq),
-        messages: JSON.parse(row.payload) as CoordinatorMessage[],
-      }))
-    },
-  }
+    [since, origin, JSON.stringify(Object.fromEntries(seen)), CATCH_UP_LIMIT],
+  )
+  return rows.map((row) => ({
+    origin: row.origin,
+    seq: Number(row.seq),
+    messages: JSON.parse(row.payload) as CoordinatorMessage[],
+  }))
 }
 
 /**

@@ -16,11 +16,44 @@ const RETAKE_MAX_DELAY_MS = 2_000
  * its own for as long as the run lasts. When the owning process dies its connections close and
  * the server releases the locks at once; when the machine vanishes, TCP keepalives (set on each
  * connection) end them within about half a minute. A held lock whose connection drops while its
- * process lives is taken again on a new connection (see `holding`). A released lock's connection is unlocked and
- * kept for the next claim (up to MAX_IDLE); a connection whose unlock fails is closed, which
- * releases whatever it held.
+ * process lives is taken again on a new connection (see `holding`). A released lock's connection
+ * is unlocked and kept for the next claim (up to MAX_IDLE); a connection whose unlock fails is
+ * closed, which releases whatever it held.
  */
 export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
+  const connections = createLockConnections(config, namespace)
+  return {
+    async lock(
+      sessionID: string,
+      options: { wait: boolean; signal?: AbortSignal | undefined },
+    ): Promise<Lease | undefined> {
+      if (options.signal?.aborted || connections.closed()) return undefined
+      const client = await connections.connect()
+      // Ending the connection is how a wait for the lock stops.
+      const abort = () => void connections.discard(client)
+      options.signal?.addEventListener("abort", abort, { once: true })
+      let held: boolean
+      try {
+        held = await connections.take(client, sessionID, options.wait)
+      } catch (error) {
+        await connections.discard(client)
+        if (options.signal?.aborted) return undefined
+        throw error
+      } finally {
+        options.signal?.removeEventListener("abort", abort)
+      }
+      if (held && options.signal?.aborted) await connections.unlock(client, sessionID)
+      else if (!held) await connections.keep(client)
+      return held && !options.signal?.aborted ? holding(connections, client, sessionID) : undefined
+    },
+    close: connections.close,
+  }
+}
+
+type LockConnections = ReturnType<typeof createLockConnections>
+
+/** The lock connections of one PostgresCoordinator: those open, and those kept idle for the next claim. */
+function createLockConnections(config: pg.ClientConfig, namespace: string) {
   const idle: pg.Client[] = []
   const open = new Set<pg.Client>()
   let closed = false
@@ -66,109 +99,112 @@ export function createSessionLocks(config: pg.ClientConfig, namespace: string) {
   }
 
   return {
-    async lock(
-      sessionID: string,
-      options: { wait: boolean; signal?: AbortSignal | undefined },
-    ): Promise<Lease | undefined> {
-      if (options.signal?.aborted || closed) return undefined
-      const client = await connect()
-      // Ending the connection is how a wait for the lock stops.
-      const abort = () => void discard(client)
-      options.signal?.addEventListener("abort", abort, { once: true })
-      let held: boolean
-      try {
-        held = await take(client, namespace, sessionID, options.wait)
-      } catch (error) {
-        await discard(client)
-        if (options.signal?.aborted) return undefined
-        throw error
-      } finally {
-        options.signal?.removeEventListener("abort", abort)
-      }
-      if (held && options.signal?.aborted) await unlock(client, sessionID)
-      else if (!held) await keep(client)
-      return held && !options.signal?.aborted ? holding(client, sessionID) : undefined
-    },
+    connect,
+    discard,
+    keep,
+    unlock,
+    take: (client: pg.Client, sessionID: string, wait: boolean) => take(client, namespace, sessionID, wait),
+    closed: () => closed,
     async close(): Promise<void> {
       closed = true
       idle.length = 0
       await Promise.all([...open].map(discard))
     },
   }
+}
 
-  /**
-   * A held lock. When its connection drops, the lock is taken again on a new connection, without
-   * waiting: if another process holds it by then, the session moved there, and the lease is lost
-   * with SessionMovedError. While the server cannot be reached it is tried again, up to
-   * RETAKE_MS (as the storage retries its calls), then lost with a StorageError of reason
-   * "connection": past that, another process may have taken the session.
-   */
-  function holding(first: pg.Client, sessionID: string): Lease {
-    const lost = new AbortController()
-    let client: pg.Client | undefined = first
-    let released = false
-    let retaking: Promise<void> | undefined
-    let lastError: unknown
-    const onLoss = () => {
-      if (released || retaking || lost.signal.aborted || !client) return
-      const dropped = client
-      watch(dropped, false)
-      client = undefined
-      void discard(dropped)
-      const deadline = setTimeout(() => lost.abort(unreachable(lastError)), RETAKE_MS)
-      retaking = retake().finally(() => {
+/**
+ * A held lock. When its connection drops, the lock is taken again on a new connection, without
+ * waiting: if another process holds it by then, the session moved there, and the lease is lost
+ * with SessionMovedError. While the server cannot be reached it is tried again, up to
+ * RETAKE_MS (as the storage retries its calls), then lost with a StorageError of reason
+ * "connection": past that, another process may have taken the session.
+ */
+function holding(connections: LockConnections, first: pg.Client, sessionID: string): Lease {
+  const lost = new AbortController()
+  let client: pg.Client | undefined = first
+  let released = false
+  let retaking: Promise<void> | undefined
+  let lastError: unknown
+  const over = () => released || connections.closed() || lost.signal.aborted
+  const onLoss = () => {
+    if (released || retaking || lost.signal.aborted || !client) return
+    const dropped = client
+    watch(dropped, false)
+    client = undefined
+    void connections.discard(dropped)
+    const deadline = setTimeout(() => lost.abort(unreachable(lastError)), RETAKE_MS)
+    const failed = (error: unknown) => {
+      lastError = error
+    }
+    retaking = retake(connections, sessionID, over, failed)
+      .then((next) => {
+        if (next === "moved") lost.abort(SessionMovedError.of(sessionID))
+        else if (next) {
+          client = next
+          watch(next, true)
+        }
+      })
+      .finally(() => {
         clearTimeout(deadline)
         retaking = undefined
       })
-    }
-    const watch = (watched: pg.Client, on: boolean) => {
-      for (const event of ["error", "end"] as const) {
-        if (on) watched.on(event, onLoss)
-        else watched.off(event, onLoss)
-      }
-    }
-    const over = () => released || closed || lost.signal.aborted
-
-    async function retake(): Promise<void> {
-      for (let attempt = 0; !over(); attempt++) {
-        let next: pg.Client | undefined
-        try {
-          next = await connect()
-          if (!(await take(next, namespace, sessionID, false))) {
-            await keep(next)
-            lost.abort(SessionMovedError.of(sessionID))
-            return
-          }
-        } catch (error) {
-          lastError = error
-          if (next) await discard(next)
-          await delay(Math.min(RETAKE_MAX_DELAY_MS, RETAKE_FIRST_DELAY_MS * 2 ** attempt))
-          continue
-        }
-        // Released, closed or given up meanwhile: what was taken late is let go.
-        if (over()) return unlock(next, sessionID)
-        client = next
-        watch(next, true)
-        return
-      }
-    }
-
-    watch(first, true)
-    return {
-      lost: lost.signal,
-      async release() {
-        if (released) return
-        released = true
-        // A retake still on its way unlocks what it takes (see `over`), given up or not.
-        if (retaking && !lost.signal.aborted) await Promise.race([retaking, aborted(lost.signal)])
-        const held = client
-        client = undefined
-        if (!held) return
-        watch(held, false)
-        await unlock(held, sessionID)
-      },
+  }
+  const watch = (watched: pg.Client, on: boolean) => {
+    for (const event of ["error", "end"] as const) {
+      if (on) watched.on(event, onLoss)
+      else watched.off(event, onLoss)
     }
   }
+
+  watch(first, true)
+  return {
+    lost: lost.signal,
+    async release() {
+      if (released) return
+      released = true
+      // A retake still on its way unlocks what it takes (see `over`), given up or not.
+      if (retaking && !lost.signal.aborted) await Promise.race([retaking, aborted(lost.signal)])
+      const held = client
+      client = undefined
+      if (!held) return
+      watch(held, false)
+      await connections.unlock(held, sessionID)
+    },
+  }
+}
+
+/**
+ * Takes a dropped lock again on a new connection, trying again while the server is out of reach
+ * (`failed` hears why): the connection that holds it, "moved" when another process holds it,
+ * or undefined once `over` (what was taken late is let go).
+ */
+async function retake(
+  connections: LockConnections,
+  sessionID: string,
+  over: () => boolean,
+  failed: (error: unknown) => void,
+): Promise<pg.Client | "moved" | undefined> {
+  for (let attempt = 0; !over(); attempt++) {
+    let next: pg.Client | undefined
+    try {
+      next = await connections.connect()
+      if (!(await connections.take(next, sessionID, false))) {
+        await connections.keep(next)
+        return "moved"
+      }
+    } catch (error) {
+      failed(error)
+      if (next) await connections.discard(next)
+      await delay(Math.min(RETAKE_MAX_DELAY_MS, RETAKE_FIRST_DELAY_MS * 2 ** attempt))
+      continue
+    }
+    // Released, closed or given up meanwhile.
+    if (!over()) return next
+    await connections.unlock(next, sessionID)
+    return undefined
+  }
+  return undefined
 }
 
 export type SessionLocks = ReturnType<typeof createSessionLocks>

@@ -21,6 +21,7 @@ export function createLeases(options: { attempt: Attempt; policy: CoordinatorPol
   const waits = createSessionWaits()
   const renewal = createRenewal({ attempt, policy, held, lose })
   let closed = false
+  const holding: Holding = { held, renewal, attempt, forget, closed: () => closed }
 
   async function claim(
     sessionID: string,
@@ -47,29 +48,10 @@ export function createLeases(options: { attempt: Attempt; policy: CoordinatorPol
       // The plain read first: a lease held elsewhere costs no write lock.
       if (closed || held.has(sessionID) || heldByOther(db, sessionID, claimant, Date.now())) return undefined
       const expiresAt = takeLease(db, { sessionID, claimant, token, leaseMs: policy.leaseMs })
-      return expiresAt === undefined ? undefined : hold(sessionID, token, expiresAt)
+      return expiresAt === undefined
+        ? undefined
+        : hold(holding, sessionID, { token, expiresAt, lost: new AbortController() })
     })
-  }
-
-  function hold(sessionID: string, token: string, expiresAt: number): Lease {
-    const entry: Held = { token, expiresAt, lost: new AbortController() }
-    held.set(sessionID, entry)
-    renewal.add(sessionID, entry)
-    let released = false
-    return {
-      lost: entry.lost.signal,
-      async release() {
-        if (released) return
-        released = true
-        forget(sessionID, entry)
-        if (closed) return
-        // A row left behind (the file stayed locked) expires by itself, or is this process's
-        // to take again at once.
-        await Promise.resolve()
-          .then(() => attempt((db) => removeLease(db, sessionID, token)))
-          .catch(() => undefined)
-      },
-    }
   }
 
   /** Ends this holding (released or lost); claims of this process waiting for it look again. */
@@ -100,15 +82,51 @@ export function createLeases(options: { attempt: Attempt; policy: CoordinatorPol
       waits.wakeAll()
       const leases = [...held]
       for (const [sessionID, entry] of leases) lose(sessionID, entry)
-      try {
-        const removed = attempt((db) => {
-          for (const [sessionID, entry] of leases) removeLease(db, sessionID, entry.token)
-        })
-        if (removed instanceof Promise) removed.catch(() => undefined)
-      } catch {
-        // The rows expire.
-      }
+      removeRows(attempt, leases)
     },
+  }
+}
+
+/** What a held lease needs of its Leases. */
+type Holding = {
+  held: Map<string, Held>
+  renewal: ReturnType<typeof createRenewal>
+  attempt: Attempt
+  /** Ends a holding (see createLeases). */
+  forget: (sessionID: string, entry: Held) => void
+  closed: () => boolean
+}
+
+/** A lease taken: renewed until released or lost. */
+function hold(holding: Holding, sessionID: string, entry: Held): Lease {
+  holding.held.set(sessionID, entry)
+  holding.renewal.add(sessionID, entry)
+  let released = false
+  return {
+    lost: entry.lost.signal,
+    async release() {
+      if (released) return
+      released = true
+      holding.forget(sessionID, entry)
+      if (holding.closed()) return
+      // A row left behind (the file stayed locked) expires by itself, or is this process's
+      // to take again at once.
+      await Promise.resolve()
+        .then(() => holding.attempt((db) => removeLease(db, sessionID, entry.token)))
+        .catch(() => undefined)
+    },
+  }
+}
+
+/** Deletes the rows of these leases if the file lets us now, synchronously; else they expire. */
+function removeRows(attempt: Attempt, leases: readonly [string, Held][]): void {
+  try {
+    const removed = attempt((db) => {
+      for (const [sessionID, entry] of leases) removeLease(db, sessionID, entry.token)
+    })
+    if (removed instanceof Promise) removed.catch(() => undefined)
+  } catch {
+    // The rows expire.
   }
 }
 

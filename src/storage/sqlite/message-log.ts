@@ -6,7 +6,7 @@ import { type Attempt, lastMessageID, messagesAfter, putMessage } from "./lease-
 /** How long a message stays stored for the other processes to read. */
 const KEEP_MESSAGES_MS = 60_000
 /** Messages read per look; more wait for the next one. */
-const READ_BATCH = 500
+const READ_LIMIT = 500
 
 /**
  * The messages processes on one SQLite file send each other, as rows of `coordinator_message`:
@@ -34,38 +34,17 @@ export function createMessageLog(options: { attempt: Attempt; policy: Coordinato
   async function read(): Promise<void> {
     try {
       const rows = await attempt((db) => {
-        if (cursor !== undefined) return messagesAfter(db, cursor, READ_BATCH)
+        if (cursor !== undefined) return messagesAfter(db, cursor, READ_LIMIT)
         cursor = lastMessageID(db)
         heard()
         return []
       })
       for (const row of rows) {
         cursor = Number(row.id)
-        if (row.origin !== origin) deliver(row.payload, Number(row.created))
+        if (row.origin !== origin) deliver(listeners, row.payload, Number(row.created))
       }
     } catch {
       // The next look tries again from the same place.
-    }
-  }
-
-  /**
-   * A cancel carries when it was sent: this process may read it late (it was stalled or could not
-   * read), and it then stops only what started before it.
-   */
-  function deliver(payload: string, created: number): void {
-    let message: CoordinatorMessage
-    try {
-      message = JSON.parse(payload) as CoordinatorMessage
-    } catch {
-      return
-    }
-    if (message.type === "cancel") message = { ...message, sentAt: created }
-    for (const listener of listeners) {
-      try {
-        listener(message)
-      } catch {
-        // One listener's failure is its own; the others and the next messages still arrive.
-      }
     }
   }
 
@@ -108,5 +87,30 @@ export function createMessageLog(options: { attempt: Attempt; policy: Coordinato
       timer = undefined
       await sending.run(async () => {})
     },
+  }
+}
+
+/**
+ * Hands a stored message to the listeners. A cancel carries when it was sent: this process may
+ * read it late (it was stalled or could not read), and it then stops only what started before it.
+ */
+function deliver(
+  listeners: Iterable<(message: CoordinatorMessage) => void>,
+  payload: string,
+  created: number,
+): void {
+  let message: CoordinatorMessage
+  try {
+    message = JSON.parse(payload) as CoordinatorMessage
+  } catch {
+    return
+  }
+  if (message.type === "cancel") message = { ...message, sentAt: created }
+  for (const listener of listeners) {
+    try {
+      listener(message)
+    } catch {
+      // One listener's failure is its own; the others and the next messages still arrive.
+    }
   }
 }
