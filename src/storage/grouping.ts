@@ -34,7 +34,7 @@ export type GroupingOptions<C extends Pending<never>> = {
    * Sends a group and settles its calls; it resolves when the group is done. Should it reject,
    * every call of the group not settled yet fails with its error.
    */
-  send: (group: C[]) => Promise<void>
+  send: (group: C[]) => Promise<void> | undefined
 }
 
 /** The side of a grouping its scheduler drives. */
@@ -63,18 +63,19 @@ export function createGrouping<C extends Pending<never>>(options: GroupingOption
 
   const core: Core = {
     waiting: () => waiting.length,
-    go() {
+    async go() {
       const group = waiting.splice(0, Math.max(1, take(waiting)))
       inFlight++
-      return send(group)
-        .catch((error: unknown) => {
-          for (const call of group) call.reject(error)
-        })
-        .finally(() => {
-          inFlight--
-          // The scheduler sends nothing more once nothing waits, so the grouping is idle.
-          if (inFlight === 0 && waiting.length === 0) for (const done of idle.splice(0)) done()
-        })
+      try {
+        await send(group)
+      } catch (error) {
+        for (const call of group) call.reject(error)
+      } finally {
+        inFlight--
+        // The scheduler sends nothing more once nothing waits, so the grouping is idle.
+        if (inFlight === 0 && waiting.length === 0 && idle.length > 0)
+          for (const done of idle.splice(0)) done()
+      }
     },
   }
   const scheduler = schedulerOf(flush, core)
@@ -117,16 +118,18 @@ function turnScheduler(core: Core): Scheduler {
   // take in the others'; a caller alone goes once its microtasks have run, without waiting for
   // the end of the turn, which a lone session would feel on every step (bench/README.md).
   let several = false
-  const sendAll = () => {
-    if (core.waiting() === 0) return Promise.resolve()
+  const flush = () => {
     several = core.waiting() > 1
-    return sendWaiting(core)
+    while (core.waiting() > 0) void core.go()
   }
   return {
     added() {
-      if (core.waiting() === 1) (several ? setImmediate : queueMicrotask)(() => void sendAll())
+      if (core.waiting() === 1) (several ? setImmediate : queueMicrotask)(flush)
     },
-    sendAll,
+    sendAll() {
+      if (core.waiting() > 0) several = core.waiting() > 1
+      return sendWaiting(core)
+    },
   }
 }
 
@@ -232,9 +235,9 @@ function spacedScheduler(core: Core, everyMs: number): Scheduler {
 /** How a group's calls go: together, or one alone, and what a call answers from the group's outcome. */
 export type GroupSend<C extends Pending<R>, R, M> = {
   /** The calls as one transaction or statement. */
-  merged: (calls: readonly C[]) => Promise<M>
+  merged: (calls: readonly C[]) => M | Promise<M>
   /** A call by itself, as it would go without grouping. */
-  alone: (call: C) => Promise<R>
+  alone: (call: C) => R | Promise<R>
   /** A call's answer from what `merged` returned (it may throw for that call alone). */
   answer: (call: C, outcome: M) => R | Promise<R>
 }
@@ -246,26 +249,39 @@ export type GroupSend<C extends Pending<R>, R, M> = {
  * their order, so that each gets its own outcome. A fault (a StorageError: a lock held past the
  * retries, the connection lost, the storage closed) fails them all at once, as it would each.
  */
-export async function sendGroup<C extends Pending<R>, R, M>(
+export function sendGroup<C extends Pending<R>, R, M>(
   calls: readonly C[],
   how: GroupSend<C, R, M>,
-): Promise<void> {
-  if (calls.length === 1) return settle(calls[0]!, () => how.alone(calls[0]!))
+): Promise<void> | undefined {
+  // A call alone (the common case of a lone session) costs no promise of its own.
+  return calls.length === 1 ? settle(calls[0]!, how.alone) : sendMerged(calls, how)
+}
+
+async function sendMerged<C extends Pending<R>, R, M>(calls: readonly C[], how: GroupSend<C, R, M>) {
   let outcome: M
   try {
     outcome = await how.merged(calls)
   } catch (error) {
     if (StorageError.isInstance(error)) for (const call of calls) call.reject(error)
-    else for (const call of calls) await settle(call, () => how.alone(call))
+    else for (const call of calls) await settle(call, how.alone)
     return
   }
-  await Promise.all(calls.map((call) => settle(call, () => how.answer(call, outcome))))
+  const answering: Promise<void>[] = []
+  for (const call of calls) {
+    const answered = settle(call, how.answer, outcome)
+    if (answered) answering.push(answered)
+  }
+  await Promise.all(answering)
 }
 
-/** Settles `call` with what `answer` gives (a promise's outcome, or a value or error at once). */
-function settle<R>(call: Pending<R>, answer: () => R | Promise<R>): Promise<void> | undefined {
+/** Settles `call` with what `answer` gives it: a value or error at once, or a promise's outcome. */
+function settle<C extends Pending<R>, R, A extends unknown[]>(
+  call: C,
+  answer: (call: C, ...rest: A) => R | Promise<R>,
+  ...rest: A
+): Promise<void> | undefined {
   try {
-    const value = answer()
+    const value = answer(call, ...rest)
     if (value instanceof Promise) return value.then(call.resolve, call.reject)
     call.resolve(value)
   } catch (error) {

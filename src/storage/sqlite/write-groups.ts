@@ -14,17 +14,13 @@ type Waiting = Pending & { batch: Batch }
  * Each batch stays atomic and none is acknowledged before the transaction holding it commits.
  * A group that fails on one batch's account is committed again batch by batch (sendGroup).
  */
-export function createWriteGroups(commit: (batches: readonly Batch[]) => unknown) {
+export function createWriteGroups(commit: (batches: readonly Batch[]) => void | Promise<void>) {
   const grouping = createGrouping<Waiting>({
     flush: { when: "turn" },
     send: (group) =>
       sendGroup(group, {
-        merged: async (calls) => {
-          await commit(calls.map((call) => call.batch))
-        },
-        alone: async (call) => {
-          await commit([call.batch])
-        },
+        merged: (calls) => commit(calls.map((call) => call.batch)),
+        alone: (call) => commit([call.batch]),
         answer: () => undefined,
       }),
   })
