@@ -61,21 +61,30 @@ export function createGrouping<C extends Pending<never>>(options: GroupingOption
   const idle: (() => void)[] = []
   let inFlight = 0
 
+  const done = () => {
+    inFlight--
+    // The scheduler sends nothing more once nothing waits, so the grouping is idle.
+    if (inFlight === 0 && waiting.length === 0 && idle.length > 0)
+      for (const resolve of idle.splice(0)) resolve()
+  }
   const core: Core = {
     waiting: () => waiting.length,
-    async go() {
+    go() {
       const group = waiting.splice(0, Math.max(1, take(waiting)))
       inFlight++
-      try {
-        await send(group)
-      } catch (error) {
+      const failed = (error: unknown) => {
         for (const call of group) call.reject(error)
-      } finally {
-        inFlight--
-        // The scheduler sends nothing more once nothing waits, so the grouping is idle.
-        if (inFlight === 0 && waiting.length === 0 && idle.length > 0)
-          for (const done of idle.splice(0)) done()
+        done()
       }
+      try {
+        const sent = send(group)
+        // A send that settled its calls without yielding (SQLite's lone batch) costs no promise.
+        if (sent) return sent.then(done, failed)
+        done()
+      } catch (error) {
+        failed(error)
+      }
+      return Promise.resolve()
     },
   }
   const scheduler = schedulerOf(flush, core)
