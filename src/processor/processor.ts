@@ -43,7 +43,9 @@ export function create(input: CreateInput) {
     /** The assistant message as the processor last wrote it. */
     message: (): Assistant => copyPlain(state.message),
     /** Runs one model call and stores everything it produced. */
-    process: (request: StreamInput): Promise<ProcessResult> => processCall(state, settings, request),
+    process(request: StreamInput): Promise<ProcessResult> {
+      return processCall(state, settings, request)
+    },
   }
 }
 
