@@ -13,7 +13,7 @@ export type Pending<R = void> = { resolve: (value: R) => void; reject: (error: u
 /**
  * When the waiting calls go.
  * - "turn": once the microtasks queued with the first call have run; once calls came several
- *   at a time, at the end of the turn of the event loop, which gathers more (SQLite, whose
+ *   at a time, at the end of the turn of the event loop, which takes in more (SQLite, whose
  *   transactions do not yield: nothing is ever in flight for long).
  * - "behind": at once (after the microtasks) while nothing is in flight; else behind the group
  *   in flight, until it has run `stallMs`: what one slow statement can delay the others by
@@ -31,8 +31,9 @@ export type GroupingOptions<C extends Pending<never>> = {
   /** How many waiting calls from the front go together (at least one): size caps, no row or key twice. Default all. */
   take?: (waiting: readonly C[]) => number
   /**
-   * Sends a group and settles its calls; it resolves when the group is done. Should it reject,
-   * every call of the group not settled yet fails with its error.
+   * Sends a group and settles its calls: a promise of when the group is done, or undefined when
+   * it settled them without yielding. Should it throw or reject, every call of the group not
+   * settled yet fails with its error.
    */
   send: (group: C[]) => Promise<void> | undefined
 }

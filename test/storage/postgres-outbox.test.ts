@@ -63,7 +63,7 @@ describe("PostgresCoordinator outbox", () => {
     vi.useRealTimers()
   })
 
-  it("gathers the messages published in the few milliseconds after a send into one NOTIFY", async () => {
+  it("groups the messages published in the few milliseconds after a send into one NOTIFY", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "setImmediate", "performance"] })
     const { outbox, sessions } = recordingOutbox()
     const first = outbox.publish(prompt("a"))
