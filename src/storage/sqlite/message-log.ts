@@ -22,31 +22,14 @@ export function createMessageLog(options: { attempt: Attempt; policy: Coordinato
   const { attempt, policy, origin } = options
   const listeners = new Set<(message: CoordinatorMessage) => void>()
   const sending = createSerialQueue()
-  let cursor: number | undefined
   let timer: NodeJS.Timeout | undefined
   let closed = false
   let heard!: () => void
   const listening = new Promise<void>((resolve) => {
     heard = resolve
   })
-
-  /** One look: the first sets where reading starts, the next deliver what came since. */
-  async function read(): Promise<void> {
-    try {
-      const rows = await attempt((db) => {
-        if (cursor !== undefined) return messagesAfter(db, cursor, READ_LIMIT)
-        cursor = lastMessageID(db)
-        heard()
-        return []
-      })
-      for (const row of rows) {
-        cursor = Number(row.id)
-        if (row.origin !== origin) deliver(listeners, row.payload, Number(row.created))
-      }
-    } catch {
-      // The next look tries again from the same place.
-    }
-  }
+  const reading: Reading = { attempt, origin, listeners, cursor: undefined, heard }
+  const read = () => readOnce(reading)
 
   function schedule(): void {
     timer = setTimeout(() => {
@@ -73,7 +56,7 @@ export function createMessageLog(options: { attempt: Attempt; policy: Coordinato
       if (!timer && !closed) {
         // Where reading starts is set now (the common case runs synchronously), so messages
         // published after subscribe returns are delivered.
-        if (cursor === undefined) void read()
+        if (reading.cursor === undefined) void read()
         schedule()
       }
       return () => {
@@ -87,6 +70,35 @@ export function createMessageLog(options: { attempt: Attempt; policy: Coordinato
       timer = undefined
       await sending.run(async () => {})
     },
+  }
+}
+
+/** Where a process's reading of the log stands, and whom it delivers to. */
+type Reading = {
+  attempt: Attempt
+  origin: string
+  listeners: Iterable<(message: CoordinatorMessage) => void>
+  /** The last row read; undefined until the first look sets it. */
+  cursor: number | undefined
+  /** Called once the first look has set where reading starts. */
+  heard: () => void
+}
+
+/** One look: the first sets where reading starts, the next deliver what came since. */
+async function readOnce(reading: Reading): Promise<void> {
+  try {
+    const rows = await reading.attempt((db) => {
+      if (reading.cursor !== undefined) return messagesAfter(db, reading.cursor, READ_LIMIT)
+      reading.cursor = lastMessageID(db)
+      reading.heard()
+      return []
+    })
+    for (const row of rows) {
+      reading.cursor = Number(row.id)
+      if (row.origin !== reading.origin) deliver(reading.listeners, row.payload, Number(row.created))
+    }
+  } catch {
+    // The next look tries again from the same place.
   }
 }
 
