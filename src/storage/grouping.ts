@@ -218,6 +218,7 @@ function spacedScheduler(core: Core, everyMs: number): Scheduler {
 
   function flush(): Promise<void> {
     timer = undefined
+    if (core.waiting() === 0) return Promise.resolve()
     lastSent = performance.now()
     const sent = core.go().finally(() => {
       sending = undefined
