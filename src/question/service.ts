@@ -1,10 +1,8 @@
 import { z } from "zod"
-import type { AskDeps, Forwarded } from "../ask/deps.js"
-import { createPendingStore } from "../ask/pending-store.js"
-import { createWaiters } from "../ask/waiters.js"
+import type { AskDeps } from "../ask/deps.js"
+import { createAskRequests, ignore } from "../ask/requests.js"
 import { parseInput } from "../error/invalid-input.js"
 import { NotFoundError } from "../error/not-found.js"
-import { RuntimeClosedError } from "../error/runtime-closed.js"
 import { parseID } from "../id/parse-id.js"
 import {
   Answer,
@@ -45,185 +43,129 @@ export type QuestionDeps = AskDeps & {
  */
 export type QuestionService = ReturnType<typeof createQuestionService>
 
-export function createQuestionService(deps: QuestionDeps) {
-  const { storage, bus, ids } = deps
-  const waiters = createWaiters<Request, Answer[]>()
+/** One runtime's question state, passed to the service's functions below. */
+type Questions = { deps: QuestionDeps; requests: ReturnType<typeof createRequests> }
+
+function createRequests(deps: QuestionDeps) {
   // A recorded answer of null: the question was dismissed.
-  const pending = createPendingStore(storage, "question", Request, z.array(Answer).nullable())
+  return createAskRequests<Request, Answer[], Answer[] | null>(deps, {
+    area: "question",
+    what: "Question",
+    schema: Request,
+    recordSchema: z.array(Answer).nullable(),
+    unanswered: RejectedError,
+  })
+}
 
-  async function ask(input: AskInput): Promise<Answer[]> {
-    deps.assertOpen()
-    const parsed = parseInput("question.ask input", AskInputSchema, input)
-    const { sessionID, signal } = parsed
-    if (!(await storage.getSession(sessionID))) throw NotFoundError.of("Session", sessionID)
-    if (!deps.onQuestion && deps.nonInteractive) throw RejectedError.nonInteractive()
-    if (signal?.aborted) throw RejectedError.aborted()
-
-    const request: Request = {
-      id: ids.ascending("question"),
-      sessionID,
-      questions: parsed.questions,
-      ...(parsed.tool ? { tool: parsed.tool } : {}),
-    }
-    await pending.put(request)
-    const timeoutMs = parsed.timeoutMs ?? deps.askTimeoutMs
-    const { answer, settled } = waiters.add(request, {
-      timeoutMs,
-      signal,
-      // The caller is settled even when removing the stored request fails; it then stays listed.
-      onExpire: () => dismiss(request, RejectedError.timedOut(timeoutMs ?? 0)).catch(ignore),
-      onAbort: () => dismiss(request, RejectedError.aborted()).catch(ignore),
-    })
-    bus.publish("question.asked", request)
-    if (deps.onQuestion) void askHandler(deps.onQuestion, request, settled)
-    return answer
-  }
-
-  async function askHandler(handler: QuestionHandler, request: Request, signal: AbortSignal) {
-    try {
-      const answers = await handler(request, { signal })
-      if (!waiters.has(request.id)) return
-      checkAnswers(request.questions, answers)
-      await answer(request, answers)
-    } catch (error) {
-      // A storage failure after the answer was taken has settled the caller already (answer).
-      if (waiters.has(request.id)) await dismiss(request, RejectedError.handlerFailed(error)).catch(ignore)
-    }
-  }
-
-  /** The caller gets the answers even when removing the stored question fails (it then stays listed). */
-  async function answer(request: Request, answers: Answer[]) {
-    const waiter = waiters.take(request.id)
-    try {
-      await pending.remove(request.id)
-    } finally {
-      bus.publish("question.replied", { sessionID: request.sessionID, requestID: request.id, answers })
-      waiter?.resolve(answers)
-    }
-  }
-
-  async function dismiss(request: Request, error: Error) {
-    const waiter = waiters.take(request.id)
-    try {
-      await pending.remove(request.id)
-    } finally {
-      bus.publish("question.rejected", { sessionID: request.sessionID, requestID: request.id })
-      waiter?.reject(error)
-    }
-  }
-
-  async function list(): Promise<Request[]> {
-    deps.assertOpen()
-    return pending.list()
-  }
-
-  /** A waiting request of this runtime, or one stored by an earlier process. */
-  async function find(requestID: string): Promise<Request> {
-    const request = waiters.get(requestID) ?? (await pending.get(requestID))
-    if (!request) throw NotFoundError.of("Question", requestID)
-    return request
-  }
-
-  async function reply(input: ReplyInput): Promise<void> {
-    deps.assertOpen()
-    const { requestID, answers } = parseInput("question.reply input", ReplyInputSchema, input)
-    const request = await find(requestID)
-    checkAnswers(request.questions, answers)
-    const forward = {
-      type: "question.reply",
-      sessionID: request.sessionID,
-      input: { requestID, answers },
-    } as const
-    if (await forwarded(request, forward, answers)) return
-    await answerHere(request, answers)
-  }
-
-  async function reject(requestID: string): Promise<void> {
-    deps.assertOpen()
-    const request = await find(parseID("requestID", "question", requestID))
-    const forward = { type: "question.reject", sessionID: request.sessionID, requestID: request.id } as const
-    if (await forwarded(request, forward, null)) return
-    await answerHere(request, null)
-  }
-
-  /**
-   * Sends the answers (null: dismissed) to the process that runs the session, unless this one
-   * waits for them, runs it, or nobody does. Recorded first (see the permission service's reply).
-   */
-  async function forwarded(request: Request, message: Forwarded, answers: Answer[] | null): Promise<boolean> {
-    if (waiters.has(request.id) || !deps.forwardElsewhere) return false
-    await pending.record(request, answers)
-    return deps.forwardElsewhere(message)
-  }
-
-  /** Answers (null: dismisses) in this process, resuming the tool call of a process that stopped. */
-  async function answerHere(request: Request, answers: Answer[] | null): Promise<void> {
-    const orphaned = isOrphaned(request)
-    if (answers) await answer(request, answers)
-    else await dismiss(request, RejectedError.byUser())
-    if (orphaned) await deps.onStoredAnswer?.(request, answers ?? undefined)
-  }
-
-  /** Acts on the answers another process recorded, as the permission service's `resumeRecorded`. */
-  async function resumeRecorded(sessionID: string): Promise<void> {
-    for (const { request, answer: answers } of await pending.recorded(sessionID))
-      if (!waiters.has(request.id)) await answerHere(request, answers)
-  }
-
-  /** Whether answers recorded for the session's stored requests wait for a process to act on them. */
-  async function hasRecorded(sessionID: string): Promise<boolean> {
-    return (await pending.recorded(sessionID)).length > 0
-  }
-
-  function isOrphaned(request: Request): boolean {
-    return !waiters.has(request.id) && request.tool !== undefined
-  }
-
-  async function storedOf(sessionID: string): Promise<Request[]> {
-    return (await pending.list()).filter(
-      (request) => request.sessionID === sessionID && !waiters.has(request.id),
-    )
-  }
-
-  /** Tool calls of this session whose question an earlier process stored and nobody answered yet. */
-  async function storedCalls(sessionID: string): Promise<string[]> {
-    return (await storedOf(sessionID)).flatMap((request) => (request.tool ? [request.tool.callID] : []))
-  }
-
-  /** Dismisses what an earlier process left waiting in this session: a new run has moved past it. */
-  async function forgetStored(sessionID: string): Promise<void> {
-    for (const request of await storedOf(sessionID)) await dismiss(request, RejectedError.byUser())
-  }
-
-  /** Rejects every waiting question; called by runtime.close() before storage closes. */
-  async function close(): Promise<void> {
-    for (const request of waiters.requests()) await dismiss(request, RejectedError.closed())
-  }
-
-  /** Lets go of every waiting question, leaving it stored (see the permission service's `detach`). */
-  function detach(): void {
-    for (const request of waiters.requests())
-      waiters.take(request.id)?.reject(new RuntimeClosedError({ message: "The runtime is closed" }))
-  }
-
-  /** The sessions of the questions waiting in this runtime. */
-  function waitingSessions(): string[] {
-    return waiters.requests().map((request) => request.sessionID)
-  }
-
+export function createQuestionService(deps: QuestionDeps) {
+  const requests = createRequests(deps)
+  const self: Questions = { deps, requests }
   return {
-    ask,
-    list,
-    reply,
-    reject,
-    close,
-    detach,
-    waitingSessions,
-    storedCalls,
-    forgetStored,
-    resumeRecorded,
-    hasRecorded,
+    ask: (input: AskInput): Promise<Answer[]> => ask(self, input),
+    list: requests.list,
+    reply: (input: ReplyInput): Promise<void> => reply(self, input),
+    reject: (requestID: string): Promise<void> => reject(self, requestID),
+    /** Rejects every waiting question; called by runtime.close() before storage closes. */
+    close: async (): Promise<void> => {
+      for (const request of requests.waiters.requests()) await dismiss(self, request, RejectedError.closed())
+    },
+    /** Lets go of every waiting question, leaving it stored (see the permission service's `detach`). */
+    detach: requests.detach,
+    waitingSessions: requests.waitingSessions,
+    storedCalls: requests.storedCalls,
+    /** Dismisses what an earlier process left waiting in this session: a new run has moved past it. */
+    forgetStored: async (sessionID: string): Promise<void> => {
+      for (const request of await requests.storedOf(sessionID))
+        await dismiss(self, request, RejectedError.byUser())
+    },
+    /** Acts on the answers another process recorded, as the permission service's `resumeRecorded`. */
+    resumeRecorded: async (sessionID: string): Promise<void> => {
+      for (const { request, answer: answers } of await requests.pending.recorded(sessionID))
+        if (!requests.waiters.has(request.id)) await answerHere(self, request, answers)
+    },
+    hasRecorded: requests.hasRecorded,
   }
 }
 
-function ignore(): void {}
+async function ask(self: Questions, input: AskInput): Promise<Answer[]> {
+  const { deps, requests } = self
+  deps.assertOpen()
+  const parsed = parseInput("question.ask input", AskInputSchema, input)
+  const { sessionID, signal } = parsed
+  if (!(await deps.storage.getSession(sessionID))) throw NotFoundError.of("Session", sessionID)
+  if (!deps.onQuestion && deps.nonInteractive) throw RejectedError.nonInteractive()
+  if (signal?.aborted) throw RejectedError.aborted()
+
+  const request: Request = {
+    id: deps.ids.ascending("question"),
+    sessionID,
+    questions: parsed.questions,
+    ...(parsed.tool ? { tool: parsed.tool } : {}),
+  }
+  await requests.pending.put(request)
+  const { answer, settled } = requests.wait(request, parsed, (error) => dismiss(self, request, error))
+  deps.bus.publish("question.asked", request)
+  if (deps.onQuestion) void askHandler(self, deps.onQuestion, request, settled)
+  return answer
+}
+
+async function askHandler(self: Questions, handler: QuestionHandler, request: Request, signal: AbortSignal) {
+  const { waiters } = self.requests
+  try {
+    const answers = await handler(request, { signal })
+    if (!waiters.has(request.id)) return
+    checkAnswers(request.questions, answers)
+    await answer(self, request, answers)
+  } catch (error) {
+    // A storage failure after the answer was taken has settled the caller already (answer).
+    if (waiters.has(request.id))
+      await dismiss(self, request, RejectedError.handlerFailed(error)).catch(ignore)
+  }
+}
+
+/** The caller gets the answers even when removing the stored question fails (it then stays listed). */
+function answer(self: Questions, request: Request, answers: Answer[]): Promise<void> {
+  return self.requests.end(request, { answer: answers }, () =>
+    self.deps.bus.publish("question.replied", {
+      sessionID: request.sessionID,
+      requestID: request.id,
+      answers,
+    }),
+  )
+}
+
+function dismiss(self: Questions, request: Request, error: Error): Promise<void> {
+  return self.requests.end(request, { error }, () =>
+    self.deps.bus.publish("question.rejected", { sessionID: request.sessionID, requestID: request.id }),
+  )
+}
+
+async function reply(self: Questions, input: ReplyInput): Promise<void> {
+  self.deps.assertOpen()
+  const { requestID, answers } = parseInput("question.reply input", ReplyInputSchema, input)
+  const request = await self.requests.find(requestID)
+  checkAnswers(request.questions, answers)
+  const forward = {
+    type: "question.reply",
+    sessionID: request.sessionID,
+    input: { requestID, answers },
+  } as const
+  if (await self.requests.forwarded(request, forward, answers)) return
+  await answerHere(self, request, answers)
+}
+
+async function reject(self: Questions, requestID: string): Promise<void> {
+  self.deps.assertOpen()
+  const request = await self.requests.find(parseID("requestID", "question", requestID))
+  const forward = { type: "question.reject", sessionID: request.sessionID, requestID: request.id } as const
+  if (await self.requests.forwarded(request, forward, null)) return
+  await answerHere(self, request, null)
+}
+
+/** Answers (null: dismisses) in this process, resuming the tool call of a process that stopped. */
+async function answerHere(self: Questions, request: Request, answers: Answer[] | null): Promise<void> {
+  const orphaned = self.requests.isOrphaned(request)
+  if (answers) await answer(self, request, answers)
+  else await dismiss(self, request, RejectedError.byUser())
+  if (orphaned) await self.deps.onStoredAnswer?.(request, answers ?? undefined)
+}
