@@ -22,89 +22,48 @@ export type Outcome<A> = { answer: A } | { error: Error }
  * and the answers recorded for another process. `area` names the storage keys; `what` names a
  * request in a `NotFoundError`.
  */
+/** The state of one service's requests, passed to the functions below. */
+type Requests<R extends Request, A, Recorded> = {
+  deps: AskDeps
+  options: RequestOptions<R, Recorded>
+  waiters: ReturnType<typeof createWaiters<R, A>>
+  pending: ReturnType<typeof createPendingStore<R, Recorded>>
+}
+
+type RequestOptions<R extends Request, Recorded> = {
+  area: string
+  what: string
+  schema: z.ZodType<R>
+  recordSchema: z.ZodType<Recorded>
+  unanswered: Unanswered
+}
+
+/**
+ * What the permission and question services share about their requests: the callers waiting in
+ * this runtime (`waiters`), the requests kept in storage for a process that restarts (`pending`),
+ * and the answers recorded for another process. `area` names the storage keys; `what` names a
+ * request in a `NotFoundError`.
+ */
 export function createAskRequests<R extends Request, A, Recorded>(
   deps: AskDeps,
-  options: {
-    area: string
-    what: string
-    schema: z.ZodType<R>
-    recordSchema: z.ZodType<Recorded>
-    unanswered: Unanswered
-  },
+  options: RequestOptions<R, Recorded>,
 ) {
   const waiters = createWaiters<R, A>()
   const pending = createPendingStore(deps.storage, options.area, options.schema, options.recordSchema)
-
-  /**
-   * Waits for the answer to a stored request. A timeout or the caller's abort ends it through
-   * `end`; the caller is settled even when removing the stored request fails (it then stays listed).
-   */
-  function wait(
-    request: R,
-    input: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined },
-    end: (error: Error) => Promise<unknown>,
-  ): { answer: Promise<A>; settled: AbortSignal } {
-    const timeoutMs = input.timeoutMs ?? deps.askTimeoutMs
-    return waiters.add(request, {
-      timeoutMs,
-      signal: input.signal,
-      onExpire: () => end(options.unanswered.timedOut(timeoutMs ?? 0)).catch(ignore),
-      onAbort: () => end(options.unanswered.aborted()).catch(ignore),
-    })
-  }
-
-  /**
-   * Ends a request: removes its stored copy, then publishes and settles its waiting caller, if
-   * any, even when the removal fails (the request then stays listed).
-   */
-  async function end(request: R, outcome: Outcome<A>, publish: () => void): Promise<void> {
-    const waiter = waiters.take(request.id)
-    try {
-      await pending.remove(request.id)
-    } finally {
-      publish()
-      if (waiter) settleWaiter(waiter, outcome)
-    }
-  }
-
-  /** A waiting request of this runtime, or one stored by an earlier process. */
-  async function find(requestID: string): Promise<R> {
-    const request = waiters.get(requestID) ?? (await pending.get(requestID))
-    if (!request) throw NotFoundError.of(options.what, requestID)
-    return request
-  }
-
-  /**
-   * Sends an answer to the process that runs the session, unless this one waits for it or no
-   * other process may: true when it went there. Recorded first: should that process stop before
-   * acting on it, the session's next run acts on it rather than answering "no".
-   */
-  async function forwarded(request: R, message: Forwarded, answer: Recorded): Promise<boolean> {
-    if (waiters.has(request.id) || !deps.forwardElsewhere) return false
-    await pending.record(request, answer)
-    return deps.forwardElsewhere(message)
-  }
-
-  /** A tool's request that no caller of this runtime waits for: the process that asked stopped. */
-  function isOrphaned(request: R): boolean {
-    return !waiters.has(request.id) && request.tool !== undefined
-  }
-
-  /** The session's stored requests that nobody in this runtime waits for. */
-  async function storedOf(sessionID: string): Promise<R[]> {
-    return (await pending.list()).filter(
-      (request) => request.sessionID === sessionID && !waiters.has(request.id),
-    )
-  }
+  const self: Requests<R, A, Recorded> = { deps, options, waiters, pending }
+  const storedOf = (sessionID: string) => storedRequests(self, sessionID)
 
   return {
     waiters,
     pending,
-    wait,
-    end,
-    find,
-    forwarded,
-    isOrphaned,
+    wait: (request: R, input: WaitInput, end: (error: Error) => Promise<unknown>) =>
+      wait(self, request, input, end),
+    end: (request: R, outcome: Outcome<A>, publish: () => void) => end(self, request, outcome, publish),
+    find: (requestID: string) => find(self, requestID),
+    forwarded: (request: R, message: Forwarded, answer: Recorded) =>
+      forwarded(self, request, message, answer),
+    /** A tool's request that no caller of this runtime waits for: the process that asked stopped. */
+    isOrphaned: (request: R): boolean => !waiters.has(request.id) && request.tool !== undefined,
     storedOf,
 
     async list(): Promise<R[]> {
@@ -137,6 +96,83 @@ export function createAskRequests<R extends Request, A, Recorded>(
       return waiters.requests().map((request) => request.sessionID)
     },
   }
+}
+
+type WaitInput = { timeoutMs?: number | undefined; signal?: AbortSignal | undefined }
+
+/**
+ * Waits for the answer to a stored request. A timeout or the caller's abort ends it through
+ * `end`; the caller is settled even when removing the stored request fails (it then stays listed).
+ */
+function wait<R extends Request, A, Recorded>(
+  self: Requests<R, A, Recorded>,
+  request: R,
+  input: WaitInput,
+  end: (error: Error) => Promise<unknown>,
+): { answer: Promise<A>; settled: AbortSignal } {
+  const { unanswered } = self.options
+  const timeoutMs = input.timeoutMs ?? self.deps.askTimeoutMs
+  return self.waiters.add(request, {
+    timeoutMs,
+    signal: input.signal,
+    onExpire: () => end(unanswered.timedOut(timeoutMs ?? 0)).catch(ignore),
+    onAbort: () => end(unanswered.aborted()).catch(ignore),
+  })
+}
+
+/**
+ * Ends a request: removes its stored copy, then publishes and settles its waiting caller, if
+ * any, even when the removal fails (the request then stays listed).
+ */
+async function end<R extends Request, A, Recorded>(
+  self: Requests<R, A, Recorded>,
+  request: R,
+  outcome: Outcome<A>,
+  publish: () => void,
+): Promise<void> {
+  const waiter = self.waiters.take(request.id)
+  try {
+    await self.pending.remove(request.id)
+  } finally {
+    publish()
+    if (waiter) settleWaiter(waiter, outcome)
+  }
+}
+
+/** A waiting request of this runtime, or one stored by an earlier process. */
+async function find<R extends Request, A, Recorded>(
+  self: Requests<R, A, Recorded>,
+  requestID: string,
+): Promise<R> {
+  const request = self.waiters.get(requestID) ?? (await self.pending.get(requestID))
+  if (!request) throw NotFoundError.of(self.options.what, requestID)
+  return request
+}
+
+/**
+ * Sends an answer to the process that runs the session, unless this one waits for it or no
+ * other process may: true when it went there. Recorded first: should that process stop before
+ * acting on it, the session's next run acts on it rather than answering "no".
+ */
+async function forwarded<R extends Request, A, Recorded>(
+  self: Requests<R, A, Recorded>,
+  request: R,
+  message: Forwarded,
+  answer: Recorded,
+): Promise<boolean> {
+  if (self.waiters.has(request.id) || !self.deps.forwardElsewhere) return false
+  await self.pending.record(request, answer)
+  return self.deps.forwardElsewhere(message)
+}
+
+/** The session's stored requests that nobody in this runtime waits for. */
+async function storedRequests<R extends Request, A, Recorded>(
+  self: Requests<R, A, Recorded>,
+  sessionID: string,
+): Promise<R[]> {
+  return (await self.pending.list()).filter(
+    (request) => request.sessionID === sessionID && !self.waiters.has(request.id),
+  )
 }
 
 function settleWaiter<R extends Request, A>(waiter: Waiter<R, A>, outcome: Outcome<A>): void {
