@@ -1,8 +1,8 @@
 import type { ModelMessage, TextStreamPart, ToolSet } from "ai"
 import type { CallTelemetry } from "../telemetry/index.js"
 import { runCalls } from "./run-calls.js"
-import { createStepParts } from "./step-parts.js"
-import type { SpecStreamResult } from "./types.js"
+import { callsToRun, createStepParts, finishStep, onPart, type StepParts } from "./step-parts.js"
+import type { SpecStreamPart, SpecStreamResult } from "./types.js"
 
 type Stream = TextStreamPart<ToolSet>
 type Read = IteratorResult<Stream, undefined>
@@ -22,145 +22,15 @@ const DONE: Read = Object.freeze({ done: true, value: undefined })
  * read, rather than a race around every read. Reading from the provider's queue a promise more
  * slowly per part is measurable per delta.
  */
-export function stepStream(input: {
-  result: SpecStreamResult
-  tools: ToolSet
-  abort: AbortSignal
-  modelId: string
-  /** The step's messages, handed to each tool as the AI SDK does. */
-  messages: ModelMessage[]
-  telemetry: CallTelemetry
-}): AsyncIterableIterator<Stream> {
-  const { result, tools, abort, telemetry } = input
-  const reader = result.stream.getReader()
-  const queue: Stream[] = []
-  let head = 0
-  // Set while the step's tools run and the reader waits for the next of them to settle.
-  let waiter: Waiter | undefined
-  let modelDone = false
-  let ended = false
-  // Aborted or closed: nothing more is read or handed on.
-  let stopped = false
-  let failure: { error: unknown } | undefined
-
-  let running = 0
-  const parts = createStepParts({
-    result,
-    tools,
-    modelId: input.modelId,
-    telemetry,
-    push: (part) => queue.push(part),
-  })
-
-  const take = (): Stream => {
-    const part = queue[head]!
-    queue[head++] = undefined as unknown as Stream
-    // Emptied in batches: shortening the array is a runtime call, a cost per delta if done each time.
-    if (head === queue.length && head >= 64) {
-      queue.length = 0
-      head = 0
-    }
-    return part
-  }
-
-  /** The next read's result when it is known now; while the model streams, its next read. */
-  const after = (): Read | Promise<Read> => {
-    if (head < queue.length) return { done: false, value: take() }
-    if (ended) {
-      // Nothing more to hand on: an abort from now on has nothing to stop.
-      abort.removeEventListener("abort", stop)
-      if (failure) throw failure.error
-      return DONE
-    }
-    if (!modelDone) return reader.read().then(onChunk, onReadError)
-    return new Promise((resolve, reject) => {
-      waiter = { resolve, reject }
-    })
-  }
-
-  const onChunk = (chunk: Awaited<ReturnType<typeof reader.read>>) => {
-    if (stopped) return DONE
-    if (chunk.done) modelFinished()
-    else parts.onPart(chunk.value)
-    return after()
-  }
-
-  const onReadError = (error: unknown) => {
-    if (stopped) return DONE
-    modelDone = true
-    fail(error)
-    return after()
-  }
-
-  /** Hands the waiting read what a tool's end made known. */
-  const deliver = () => {
-    const current = waiter
-    if (!current) return
-    waiter = undefined
-    try {
-      const next = after()
-      if (next instanceof Promise) next.then(current.resolve, current.reject)
-      else current.resolve(next)
-    } catch (error) {
-      current.reject(error)
-    }
-  }
-
-  const fail = (error: unknown) => {
-    if (ended) return
-    failure = { error }
-    ended = true
-    telemetry.fail(error)
-  }
-
-  const modelFinished = () => {
-    modelDone = true
-    const toRun = parts.callsToRun()
-    if (toRun.length === 0) return endStep()
-    running = toRun.length
-    runCalls(toRun, { tools, abort, messages: input.messages, telemetry }, (part) => {
-      if (stopped) return
-      queue.push(part)
-      if (--running === 0) endStep()
-      deliver()
-    })
-  }
-
-  const endStep = () => {
-    if (ended) return
-    const finished = parts.finishStep()
-    if (finished instanceof Error) return fail(finished)
-    queue.push(finished)
-    ended = true
-    telemetry.end()
-  }
-
-  /** Ends the stream where it is: the read in flight ends with `done`, the provider's request stops. */
-  const stop = (): Promise<unknown> => {
-    abort.removeEventListener("abort", stop)
-    if (!stopped) {
-      stopped = true
-      modelDone = true
-      if (!ended) {
-        ended = true
-        telemetry.fail(abort.reason ?? new Error("The step's stream was closed before it ended"))
-      }
-      failure = undefined
-      queue.length = 0
-      head = 0
-      waiter?.resolve(DONE)
-      waiter = undefined
-    }
-    // Cancelling the reader also ends its pending read, whether or not the provider listens.
-    return reader.cancel().catch(() => undefined)
-  }
-  if (abort.aborted) void stop()
-  else abort.addEventListener("abort", stop, { once: true })
+export function stepStream(input: StepStreamInput): AsyncIterableIterator<Stream> {
+  const step = createStepRead(input)
+  if (input.abort.aborted) void step.stop()
+  else input.abort.addEventListener("abort", step.stop, { once: true })
 
   const iterator: AsyncIterableIterator<Stream> = {
     next: () => {
       try {
-        const next = after()
+        const next = after(step)
         return next instanceof Promise ? next : Promise.resolve(next)
       } catch (error) {
         return Promise.reject(error)
@@ -168,10 +38,184 @@ export function stepStream(input: {
     },
     return: async () => {
       // Running tools end through their signal.
-      await stop()
+      await step.stop()
       return DONE
     },
     [Symbol.asyncIterator]: () => iterator,
   }
   return iterator
+}
+
+type StepStreamInput = {
+  result: SpecStreamResult
+  tools: ToolSet
+  abort: AbortSignal
+  modelId: string
+  /** The step's messages, handed to each tool as the AI SDK does. */
+  messages: ModelMessage[]
+  telemetry: CallTelemetry
+}
+
+type Chunk = Awaited<ReturnType<ReadableStreamDefaultReader<SpecStreamPart>["read"]>>
+
+/** One step stream's state, passed to the functions below. */
+type StepRead = {
+  input: StepStreamInput
+  reader: ReadableStreamDefaultReader<SpecStreamPart>
+  parts: StepParts
+  /** Parts mapped and not handed on yet, from `head`. */
+  queue: Stream[]
+  head: number
+  /** Set while the step's tools run and the reader waits for the next of them to settle. */
+  waiter: Waiter | undefined
+  modelDone: boolean
+  ended: boolean
+  /** Aborted or closed: nothing more is read or handed on. */
+  stopped: boolean
+  failure: { error: unknown } | undefined
+  /** The step's tool calls still running. */
+  running: number
+  // Made once per step, so that no read makes a closure.
+  onChunk: (chunk: Chunk) => Read | Promise<Read>
+  onReadError: (error: unknown) => Read | Promise<Read>
+  stop: () => Promise<unknown>
+}
+
+function createStepRead(input: StepStreamInput): StepRead {
+  const queue: Stream[] = []
+  const step: StepRead = {
+    input,
+    reader: input.result.stream.getReader(),
+    parts: createStepParts({
+      result: input.result,
+      tools: input.tools,
+      modelId: input.modelId,
+      telemetry: input.telemetry,
+      push: (part) => queue.push(part),
+    }),
+    queue,
+    head: 0,
+    waiter: undefined,
+    modelDone: false,
+    ended: false,
+    stopped: false,
+    failure: undefined,
+    running: 0,
+    onChunk: (chunk) => onChunk(step, chunk),
+    onReadError: (error) => onReadError(step, error),
+    stop: () => stop(step),
+  }
+  return step
+}
+
+function take(step: StepRead): Stream {
+  const { queue } = step
+  const part = queue[step.head]!
+  queue[step.head++] = undefined as unknown as Stream
+  // Emptied in batches: shortening the array is a runtime call, a cost per delta if done each time.
+  if (step.head === queue.length && step.head >= 64) {
+    queue.length = 0
+    step.head = 0
+  }
+  return part
+}
+
+/** The next read's result when it is known now; while the model streams, its next read. */
+function after(step: StepRead): Read | Promise<Read> {
+  if (step.head < step.queue.length) return { done: false, value: take(step) }
+  if (step.ended) {
+    // Nothing more to hand on: an abort from now on has nothing to stop.
+    step.input.abort.removeEventListener("abort", step.stop)
+    if (step.failure) throw step.failure.error
+    return DONE
+  }
+  if (!step.modelDone) return step.reader.read().then(step.onChunk, step.onReadError)
+  return new Promise((resolve, reject) => {
+    step.waiter = { resolve, reject }
+  })
+}
+
+function onChunk(step: StepRead, chunk: Chunk): Read | Promise<Read> {
+  if (step.stopped) return DONE
+  if (chunk.done) modelFinished(step)
+  else onPart(step.parts, chunk.value)
+  return after(step)
+}
+
+function onReadError(step: StepRead, error: unknown): Read | Promise<Read> {
+  if (step.stopped) return DONE
+  step.modelDone = true
+  fail(step, error)
+  return after(step)
+}
+
+/** Hands the waiting read what a tool's end made known. */
+function deliver(step: StepRead): void {
+  const current = step.waiter
+  if (!current) return
+  step.waiter = undefined
+  try {
+    const next = after(step)
+    if (next instanceof Promise) next.then(current.resolve, current.reject)
+    else current.resolve(next)
+  } catch (error) {
+    current.reject(error)
+  }
+}
+
+function fail(step: StepRead, error: unknown): void {
+  if (step.ended) return
+  step.failure = { error }
+  step.ended = true
+  step.input.telemetry.fail(error)
+}
+
+function modelFinished(step: StepRead): void {
+  step.modelDone = true
+  const toRun = callsToRun(step.parts)
+  if (toRun.length === 0) {
+    endStep(step)
+    return
+  }
+  step.running = toRun.length
+  const { tools, abort, messages, telemetry } = step.input
+  runCalls(toRun, { tools, abort, messages, telemetry }, (part) => {
+    if (step.stopped) return
+    step.queue.push(part)
+    if (--step.running === 0) endStep(step)
+    deliver(step)
+  })
+}
+
+function endStep(step: StepRead): void {
+  if (step.ended) return
+  const finished = finishStep(step.parts)
+  if (finished instanceof Error) {
+    fail(step, finished)
+    return
+  }
+  step.queue.push(finished)
+  step.ended = true
+  step.input.telemetry.end()
+}
+
+/** Ends the stream where it is: the read in flight ends with `done`, the provider's request stops. */
+function stop(step: StepRead): Promise<unknown> {
+  const { abort, telemetry } = step.input
+  abort.removeEventListener("abort", step.stop)
+  if (!step.stopped) {
+    step.stopped = true
+    step.modelDone = true
+    if (!step.ended) {
+      step.ended = true
+      telemetry.fail(abort.reason ?? new Error("The step's stream was closed before it ended"))
+    }
+    step.failure = undefined
+    step.queue.length = 0
+    step.head = 0
+    step.waiter?.resolve(DONE)
+    step.waiter = undefined
+  }
+  // Cancelling the reader also ends its pending read, whether or not the provider listens.
+  return step.reader.cancel().catch(() => undefined)
 }
