@@ -81,25 +81,13 @@ export function createPermissionService(deps: PermissionDeps) {
   }
   return {
     ask: (input: AskInput): Promise<void> => ask(self, input),
-    list: requests.list,
+    list: (): Promise<Request[]> => requests.list(),
     reply: (input: ReplyInput): Promise<void> => reply(self, input),
-    /** Rejects every waiting request; called by runtime.close() before storage closes. */
     close: (): Promise<void> => close(self),
-    /**
-     * Lets go of every waiting request without answering it: it stays stored, as after a crash,
-     * for the next process to resume when answered. The callers waiting here get
-     * RuntimeClosedError. Called by runtime.close() once the requests' sessions are frozen.
-     */
-    detach: (): void => {
-      self.rulesOf.clear()
-      requests.detach()
-    },
+    detach: (): void => detach(self),
     waitingSessions: requests.waitingSessions,
     storedCalls: requests.storedCalls,
-    /** Rejects what an earlier process left waiting in this session: a new run has moved past it. */
-    forgetStored: async (sessionID: string): Promise<void> => {
-      for (const request of await requests.storedOf(sessionID)) await settleOrForget(self, request, "reject")
-    },
+    forgetStored: (sessionID: string): Promise<void> => forgetStored(self, sessionID),
     resumeRecorded: (sessionID: string): Promise<void> => resumeRecorded(self, sessionID),
     hasRecorded: requests.hasRecorded,
   }
@@ -271,9 +259,25 @@ async function resumeRecorded(self: Permissions, sessionID: string): Promise<voi
   }
 }
 
+/** Rejects every waiting request; called by runtime.close() before storage closes. */
 async function close(self: Permissions): Promise<void> {
   for (const request of self.requests.waiters.requests())
     await settle(self, request.id, "reject", RejectedError.closed())
+}
+
+/**
+ * Lets go of every waiting request without answering it: it stays stored, as after a crash,
+ * for the next process to resume when answered. The callers waiting here get
+ * RuntimeClosedError. Called by runtime.close() once the requests' sessions are frozen.
+ */
+function detach(self: Permissions): void {
+  self.rulesOf.clear()
+  self.requests.detach()
+}
+
+/** Rejects what an earlier process left waiting in this session: a new run has moved past it. */
+async function forgetStored(self: Permissions, sessionID: string): Promise<void> {
+  for (const request of await self.requests.storedOf(sessionID)) await settleOrForget(self, request, "reject")
 }
 
 function unique(rules: Rule[]): Rule[] {

@@ -62,29 +62,35 @@ export function createQuestionService(deps: QuestionDeps) {
   const self: Questions = { deps, requests }
   return {
     ask: (input: AskInput): Promise<Answer[]> => ask(self, input),
-    list: requests.list,
+    list: (): Promise<Request[]> => requests.list(),
     reply: (input: ReplyInput): Promise<void> => reply(self, input),
     reject: (requestID: string): Promise<void> => reject(self, requestID),
-    /** Rejects every waiting question; called by runtime.close() before storage closes. */
-    close: async (): Promise<void> => {
-      for (const request of requests.waiters.requests()) await dismiss(self, request, RejectedError.closed())
-    },
-    /** Lets go of every waiting question, leaving it stored (see the permission service's `detach`). */
-    detach: requests.detach,
+    close: (): Promise<void> => close(self),
+    detach: (): void => requests.detach(),
     waitingSessions: requests.waitingSessions,
     storedCalls: requests.storedCalls,
-    /** Dismisses what an earlier process left waiting in this session: a new run has moved past it. */
-    forgetStored: async (sessionID: string): Promise<void> => {
-      for (const request of await requests.storedOf(sessionID))
-        await dismiss(self, request, RejectedError.byUser())
-    },
-    /** Acts on the answers another process recorded, as the permission service's `resumeRecorded`. */
-    resumeRecorded: async (sessionID: string): Promise<void> => {
-      for (const { request, answer: answers } of await requests.pending.recorded(sessionID))
-        if (!requests.waiters.has(request.id)) await answerHere(self, request, answers)
-    },
+    forgetStored: (sessionID: string): Promise<void> => forgetStored(self, sessionID),
+    resumeRecorded: (sessionID: string): Promise<void> => resumeRecorded(self, sessionID),
     hasRecorded: requests.hasRecorded,
   }
+}
+
+/** Rejects every waiting question; called by runtime.close() before storage closes. */
+async function close(self: Questions): Promise<void> {
+  for (const request of self.requests.waiters.requests()) await dismiss(self, request, RejectedError.closed())
+}
+
+/** Dismisses what an earlier process left waiting in this session: a new run has moved past it. */
+async function forgetStored(self: Questions, sessionID: string): Promise<void> {
+  for (const request of await self.requests.storedOf(sessionID))
+    await dismiss(self, request, RejectedError.byUser())
+}
+
+/** Acts on the answers another process recorded, as the permission service's `resumeRecorded`. */
+async function resumeRecorded(self: Questions, sessionID: string): Promise<void> {
+  const { waiters, pending } = self.requests
+  for (const { request, answer: answers } of await pending.recorded(sessionID))
+    if (!waiters.has(request.id)) await answerHere(self, request, answers)
 }
 
 async function ask(self: Questions, input: AskInput): Promise<Answer[]> {
