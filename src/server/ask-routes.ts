@@ -12,6 +12,12 @@ type Pending = { id: string; sessionID: string }
 
 /** Pending permission requests and questions, and their answers; each answer says `true`. */
 export function askRoutes(app: Hono, runtime: Runtime): void {
+  permissionRoutes(app, runtime)
+  questionRoutes(app, runtime)
+}
+
+/** Pending permission requests and their answers. */
+function permissionRoutes(app: Hono, runtime: Runtime): void {
   app.get(
     "/permission",
     documented({
@@ -54,7 +60,10 @@ export function askRoutes(app: Hono, runtime: Runtime): void {
       return c.json(true)
     },
   )
+}
 
+/** Pending questions and their answers. */
+function questionRoutes(app: Hono, runtime: Runtime): void {
   app.get(
     "/question",
     documented({

@@ -44,8 +44,14 @@ const Config = z.object({
  * shapes: the clients' pickers and headers read these.
  */
 export function catalogueRoutes(app: Hono, runtime: Runtime): void {
-  const builtInNames = new Set(Object.keys(builtins()))
   const started = Date.now()
+  offerRoutes(app, runtime)
+  placeRoutes(app, runtime, started)
+}
+
+/** Providers and their models, agents and commands. */
+function offerRoutes(app: Hono, runtime: Runtime): void {
+  const builtInNames = new Set(Object.keys(builtins()))
   app.get(
     "/config/providers",
     documented({
@@ -86,6 +92,10 @@ export function catalogueRoutes(app: Hono, runtime: Runtime): void {
     }),
     (c) => c.json(Object.entries(runtime.commands).map(([name, command]) => toWireCommand(name, command))),
   )
+}
+
+/** Settings, paths and the project. */
+function placeRoutes(app: Hono, runtime: Runtime, started: number): void {
   app.get(
     "/config",
     documented({

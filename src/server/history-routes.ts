@@ -27,6 +27,12 @@ function pageBefore(c: Context, cursor: string, limit: number): void {
 
 /** What a session holds and did: messages, revert and unrevert, diffs, to-dos, usage. */
 export function historyRoutes(app: Hono, runtime: Runtime): void {
+  messageRoutes(app, runtime)
+  changeRoutes(app, runtime)
+}
+
+/** The session's messages, a page or one at a time. */
+function messageRoutes(app: Hono, runtime: Runtime): void {
   app.get(
     "/session/:sessionID/message",
     documented({
@@ -63,6 +69,10 @@ export function historyRoutes(app: Hono, runtime: Runtime): void {
       return c.json(toWireMessage(await runtime.session.message(id, messageID)))
     },
   )
+}
+
+/** Revert and unrevert, diffs, to-dos and usage. */
+function changeRoutes(app: Hono, runtime: Runtime): void {
   app.post(
     "/session/:sessionID/revert",
     documented({

@@ -17,6 +17,12 @@ type ModelName = z.output<typeof inputs.command>["model"]
  * answer with the final message, as OpenCode's API does; the turn result stays in process.
  */
 export function promptRoutes(app: Hono, runtime: Runtime, events: ServerEvents): void {
+  askingRoutes(app, runtime, events)
+  sessionWorkRoutes(app, runtime)
+}
+
+/** Prompts, waiting for the answer or not, and slash commands. */
+function askingRoutes(app: Hono, runtime: Runtime, events: ServerEvents): void {
   app.post(
     "/session/:sessionID/message",
     documented({
@@ -69,6 +75,10 @@ export function promptRoutes(app: Hono, runtime: Runtime, events: ServerEvents):
       )
     },
   )
+}
+
+/** Shell commands, compaction and abort. */
+function sessionWorkRoutes(app: Hono, runtime: Runtime): void {
   app.post(
     "/session/:sessionID/shell",
     documented({

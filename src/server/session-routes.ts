@@ -10,10 +10,18 @@ import { toWireSession, WireSession } from "./wire/session.js"
 
 const Sessions = z.array(WireSession)
 
+function many(infos: SessionInfo[]) {
+  return infos.map(toWireSession)
+}
+
 /** Create, list, read, change, fork and delete sessions; which of them are running. */
 export function sessionRoutes(app: Hono, runtime: Runtime): void {
-  const one = (info: SessionInfo) => toWireSession(info)
-  const many = (infos: SessionInfo[]) => infos.map(toWireSession)
+  sessionListRoutes(app, runtime)
+  oneSessionRoutes(app, runtime)
+}
+
+/** Create and list sessions; which of them are running. */
+function sessionListRoutes(app: Hono, runtime: Runtime): void {
   app.post(
     "/session",
     documented({
@@ -29,7 +37,7 @@ export function sessionRoutes(app: Hono, runtime: Runtime): void {
         ...input
       } = await readBody(c, "session.create input", inputs.createSession)
       const ref = model && { providerID: model.providerID, modelID: model.id }
-      return c.json(one(await runtime.session.create({ ...input, ...(ref ? { model: ref } : {}) })))
+      return c.json(toWireSession(await runtime.session.create({ ...input, ...(ref ? { model: ref } : {}) })))
     },
   )
   app.get(
@@ -52,10 +60,14 @@ export function sessionRoutes(app: Hono, runtime: Runtime): void {
     }),
     (c) => c.json(runtime.session.statuses()),
   )
+}
+
+/** Read, change, fork and delete one session; its children. */
+function oneSessionRoutes(app: Hono, runtime: Runtime): void {
   app.get(
     "/session/:sessionID",
     documented({ operationId: "session.get", summary: "Get a session", response: WireSession }),
-    async (c) => c.json(one(await runtime.session.get(readSessionID(c)))),
+    async (c) => c.json(toWireSession(await runtime.session.get(readSessionID(c)))),
   )
   app.patch(
     "/session/:sessionID",
@@ -71,7 +83,7 @@ export function sessionRoutes(app: Hono, runtime: Runtime): void {
       const stamp = time?.archived
       const archive = archived ?? (stamp === undefined ? undefined : stamp > 0 ? stamp : false)
       const update = { ...patch, ...(archive === undefined ? {} : { archived: archive }) }
-      return c.json(one(await runtime.session.update(id, update)))
+      return c.json(toWireSession(await runtime.session.update(id, update)))
     },
   )
   app.delete(
@@ -106,7 +118,7 @@ export function sessionRoutes(app: Hono, runtime: Runtime): void {
     async (c) => {
       const sessionID = readSessionID(c)
       const { messageID } = await readBody(c, "session.fork input", inputs.fork)
-      return c.json(one(await runtime.session.fork({ sessionID, messageID })))
+      return c.json(toWireSession(await runtime.session.fork({ sessionID, messageID })))
     },
   )
 }
