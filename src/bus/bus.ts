@@ -49,109 +49,115 @@ export type Bus = Events & {
 }
 
 export function createBus(options: { onListenerError?: ListenerErrorHandler } = {}): Bus {
-  const emitter = new EventEmitter()
-  const onListenerError = options.onListenerError ?? defaultListenerError
-  let closed = false
-
-  // A throwing listener must not break the writer that published: storage is already updated.
-  function guard<E extends Event>(listener: Listener<E>) {
-    return (event: Event) => {
-      try {
-        const result = listener(event as E)
-        if (result instanceof Promise) result.catch((error: unknown) => onListenerError(error, event))
-      } catch (error) {
-        onListenerError(error, event)
-      }
-    }
+  const bus: BusState = {
+    emitter: new EventEmitter(),
+    onListenerError: options.onListenerError ?? defaultListenerError,
+    closed: false,
   }
-
-  function deliver(event: Event): void {
-    if (closed) return
-    emitter.emit(event.type, event)
-    emitter.emit(ANY, event)
-  }
-
-  function subscribe(name: string | symbol, listener: (event: Event) => void): Unsubscribe {
-    if (closed) return () => {}
-    emitter.on(name, listener)
-    return () => emitter.off(name, listener)
-  }
-
+  const { emitter } = bus
   return {
     publish(type, properties) {
-      deliver({ type, properties } as Event)
+      deliver(bus, { type, properties } as Event)
     },
-    deliver,
+    deliver: (event) => deliver(bus, event),
     on(type, listener) {
-      return subscribe(type, guard(listener))
+      return subscribe(bus, type, guard(bus, listener))
     },
     onAny(listener) {
-      return subscribe(ANY, guard(listener))
+      return subscribe(bus, ANY, guard(bus, listener))
     },
     stream(streamOptions = {}) {
       // Opened now, not when iterated: what is published before the first read is kept for it.
-      const iterator = openStream(streamOptions)
+      const iterator = openStream(bus, streamOptions)
       return { [Symbol.asyncIterator]: () => iterator }
     },
     listenerCount() {
       return emitter.eventNames().reduce((sum, name) => sum + emitter.listenerCount(name), 0)
     },
     close() {
-      if (closed) return
+      if (bus.closed) return
       emitter.emit(CLOSE)
-      closed = true
+      bus.closed = true
       emitter.removeAllListeners()
     },
   }
+}
 
-  function openStream({ sessionID, signal }: StreamOptions): AsyncIterator<Event> {
-    const buffered: Event[] = []
-    let waiting: ((result: IteratorResult<Event>) => void) | undefined
-    let done = closed || signal?.aborted === true
+/** One bus's state, passed to the functions below. */
+type BusState = { emitter: EventEmitter; onListenerError: ListenerErrorHandler; closed: boolean }
 
-    const onEvent = (event: Event) => {
-      if (sessionID !== undefined && sessionIDOf(event) !== sessionID) return
-      if (waiting) {
-        const resolve = waiting
-        waiting = undefined
-        resolve({ value: event, done: false })
-      } else if (buffered.length < MAX_BUFFERED) buffered.push(event)
-      else finish()
+// A throwing listener must not break the writer that published: storage is already updated.
+function guard<E extends Event>(bus: BusState, listener: Listener<E>) {
+  return (event: Event) => {
+    try {
+      const result = listener(event as E)
+      if (result instanceof Promise) result.catch((error: unknown) => bus.onListenerError(error, event))
+    } catch (error) {
+      bus.onListenerError(error, event)
     }
-    const finish = () => {
-      if (done && !waiting) return
-      done = true
-      emitter.off(ANY, onEvent)
-      emitter.off(CLOSE, finish)
-      signal?.removeEventListener("abort", finish)
-      if (waiting) {
-        const resolve = waiting
-        waiting = undefined
-        resolve({ value: undefined, done: true })
-      }
-    }
+  }
+}
 
-    if (!done) {
-      emitter.on(ANY, onEvent)
-      emitter.on(CLOSE, finish)
-      signal?.addEventListener("abort", finish, { once: true })
-    }
+function deliver(bus: BusState, event: Event): void {
+  if (bus.closed) return
+  bus.emitter.emit(event.type, event)
+  bus.emitter.emit(ANY, event)
+}
 
-    return {
-      next() {
-        const event = buffered.shift()
-        if (event) return Promise.resolve({ value: event, done: false })
-        if (done) return Promise.resolve({ value: undefined, done: true })
-        return new Promise((resolve) => {
-          waiting = resolve
-        })
-      },
-      return() {
-        buffered.length = 0
-        finish()
-        return Promise.resolve({ value: undefined, done: true })
-      },
+function subscribe(bus: BusState, name: string | symbol, listener: (event: Event) => void): Unsubscribe {
+  if (bus.closed) return () => {}
+  bus.emitter.on(name, listener)
+  return () => bus.emitter.off(name, listener)
+}
+
+function openStream(bus: BusState, { sessionID, signal }: StreamOptions): AsyncIterator<Event> {
+  const { emitter } = bus
+  const buffered: Event[] = []
+  let waiting: ((result: IteratorResult<Event>) => void) | undefined
+  let done = bus.closed || signal?.aborted === true
+
+  const onEvent = (event: Event) => {
+    if (sessionID !== undefined && sessionIDOf(event) !== sessionID) return
+    if (waiting) {
+      const resolve = waiting
+      waiting = undefined
+      resolve({ value: event, done: false })
+    } else if (buffered.length < MAX_BUFFERED) buffered.push(event)
+    else finish()
+  }
+  const finish = () => {
+    if (done && !waiting) return
+    done = true
+    emitter.off(ANY, onEvent)
+    emitter.off(CLOSE, finish)
+    signal?.removeEventListener("abort", finish)
+    if (waiting) {
+      const resolve = waiting
+      waiting = undefined
+      resolve({ value: undefined, done: true })
     }
+  }
+
+  if (!done) {
+    emitter.on(ANY, onEvent)
+    emitter.on(CLOSE, finish)
+    signal?.addEventListener("abort", finish, { once: true })
+  }
+
+  return {
+    next() {
+      const event = buffered.shift()
+      if (event) return Promise.resolve({ value: event, done: false })
+      if (done) return Promise.resolve({ value: undefined, done: true })
+      return new Promise((resolve) => {
+        waiting = resolve
+      })
+    },
+    return() {
+      buffered.length = 0
+      finish()
+      return Promise.resolve({ value: undefined, done: true })
+    },
   }
 }
 
