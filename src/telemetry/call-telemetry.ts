@@ -75,57 +75,89 @@ export function createCallTelemetry(
     { attributes: doStreamStartAttributes(settings, call, base, recording) },
     contextWithSpan(outer),
   )
-  const toolParent = contextWithSpan(doStream)
-  const open = { outer: true, doStream: true, firstChunk: true }
+  return spanTelemetry({
+    settings,
+    tracer,
+    recording,
+    outer,
+    doStream,
+    startedAt,
+    toolParent: contextWithSpan(doStream),
+    open: { outer: true, doStream: true, firstChunk: true },
+  })
+}
 
+/** One call's open spans, and which of them are still open. */
+type CallSpans = {
+  settings: TelemetrySettings
+  tracer: NonNullable<TelemetrySettings["tracer"]>
+  recording: Recording
+  outer: Span
+  doStream: Span
+  startedAt: number
+  toolParent: ReturnType<typeof contextWithSpan>
+  open: { outer: boolean; doStream: boolean; firstChunk: boolean }
+}
+
+function spanTelemetry(spans: CallSpans): CallTelemetry {
+  const { recording, outer, doStream, open } = spans
   return {
     recording: recording.outputs,
     firstChunk() {
       if (!open.firstChunk || !open.doStream) return
       open.firstChunk = false
-      const attributes = { "ai.response.msToFirstChunk": now() - startedAt }
+      const attributes = { "ai.response.msToFirstChunk": now() - spans.startedAt }
       doStream.addEvent("ai.stream.firstChunk", attributes)
       doStream.setAttributes(attributes)
     },
-    finish(step) {
-      if (!open.doStream) return
-      const msToFinish = now() - startedAt
-      doStream.addEvent("ai.stream.finish")
-      doStream.setAttributes({
-        "ai.response.msToFinish": msToFinish,
-        "ai.response.avgOutputTokensPerSecond": (1000 * (step.usage.outputTokens ?? 0)) / msToFinish,
-      })
-      doStream.setAttributes(doStreamFinishAttributes(step, recording))
-      open.doStream = false
-      doStream.end()
-      if (open.outer) outer.setAttributes(outerFinishAttributes(step, recording))
-    },
+    finish: (step) => finish(spans, step),
     fail(error) {
       if (open.doStream) endWith(doStream, error)
       if (open.outer) endWith(outer, error)
       open.doStream = false
       open.outer = false
     },
-    async tool(toolCall, run) {
-      const attributes = toolStartAttributes(settings, toolCall, recording)
-      const span = tracer.startSpan("ai.toolCall", { attributes }, toolParent)
-      try {
-        const output = await run()
-        if (recording.outputs) span.setAttributes(toolResultAttributes(output))
-        return output
-      } catch (error) {
-        recordError(span, error)
-        throw error
-      } finally {
-        span.end()
-      }
-    },
+    tool: (toolCall, run) => tool(spans, toolCall, run),
     end() {
       if (open.doStream) doStream.end()
       if (open.outer) outer.end()
       open.doStream = false
       open.outer = false
     },
+  }
+}
+
+function finish(spans: CallSpans, step: TelemetryStep): void {
+  const { doStream, open, recording } = spans
+  if (!open.doStream) return
+  const msToFinish = now() - spans.startedAt
+  doStream.addEvent("ai.stream.finish")
+  doStream.setAttributes({
+    "ai.response.msToFinish": msToFinish,
+    "ai.response.avgOutputTokensPerSecond": (1000 * (step.usage.outputTokens ?? 0)) / msToFinish,
+  })
+  doStream.setAttributes(doStreamFinishAttributes(step, recording))
+  open.doStream = false
+  doStream.end()
+  if (open.outer) spans.outer.setAttributes(outerFinishAttributes(step, recording))
+}
+
+async function tool<T>(
+  spans: CallSpans,
+  toolCall: { toolCallId: string; toolName: string; input: unknown },
+  run: () => Promise<T>,
+): Promise<T> {
+  const attributes = toolStartAttributes(spans.settings, toolCall, spans.recording)
+  const span = spans.tracer.startSpan("ai.toolCall", { attributes }, spans.toolParent)
+  try {
+    const output = await run()
+    if (spans.recording.outputs) span.setAttributes(toolResultAttributes(output))
+    return output
+  } catch (error) {
+    recordError(span, error)
+    throw error
+  } finally {
+    span.end()
   }
 }
 
