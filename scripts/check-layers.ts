@@ -55,11 +55,8 @@ const LAYERS: [prefix: string, layer: number][] = [
   // 7 the run loop, and what runs beside it (the shell).
   ["loop/", 7],
   ["shell/", 7],
-  // 8 the runtime: the composition root and the session API over the loop (runtime.ts and
-  // runtime-options.ts are the runtime's too, on their way into runtime/).
+  // 8 the runtime: the composition root and the session API over the loop.
   ["runtime/", 8],
-  ["runtime.ts", 8],
-  ["runtime-options.ts", 8],
   // 9 the surface: entries, namespace barrels (see SURFACE_FILES) and plug-ins over the runtime.
   ["index.ts", 9],
   ["server/", 9],
