@@ -21,6 +21,7 @@ export function createBuilders(ids: Generator = createGenerator()) {
       type: "text",
       text: body,
     }),
+    /** One part of every type and every tool state, with all optional fields set. */
     everyPart: (sessionID: string, messageID: string): Part[] => everyPart(ids, sessionID, messageID),
   }
 }
