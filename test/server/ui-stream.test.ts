@@ -4,7 +4,7 @@ import { z } from "zod"
 import { MessageV2, type Permission, Tool } from "../../src/index.js"
 import { toUIMessageStream } from "../../src/server/ui-stream.js"
 import { createTestRuntime, say, type TestRuntimeOptions } from "../../src/testing/index.js"
-import { eventually } from "./helpers.js"
+import { eventually, nextEvent } from "./helpers.js"
 
 const deploy = Tool.define("deploy", {
   description: "Deploys to an environment",
@@ -277,13 +277,22 @@ describe("toUIMessageStream", () => {
   })
 
   it("without parts, follows the run under way, and ends at once on an idle session", async () => {
-    const { runtime, sessionID, baseline } = await start({ turns: [[say.delay(20), say.text("Later")]] })
+    // The run waits on a permission, so it is under way when the stream starts, however slow the machine.
+    const { runtime, sessionID, baseline } = await start({
+      tools: [deploy],
+      permission: askDeploy,
+      turns: [[say.toolCall("deploy", { target: "prod" })], [say.text("Later")]],
+    })
     const idle: string[] = []
     for await (const chunk of toUIMessageStream({ runtime, sessionID })) idle.push(chunk.type)
     expect(idle).toEqual(["start", "finish"])
+    const asked = nextEvent(runtime, (event) => event.type === "permission.asked")
     const run = runtime.session.prompt({ sessionID, parts: hi })
-    await eventually(() => runtime.session.status(sessionID).type === "busy")
-    const { message } = await readAll(toUIMessageStream({ runtime, sessionID }))
+    const request = await asked
+    const following = readAll(toUIMessageStream({ runtime, sessionID }))
+    if (request.type !== "permission.asked") throw new Error("not a permission request")
+    await runtime.permission.reply({ requestID: request.properties.id, reply: "once" })
+    const { message } = await following
     await run
     expect(message?.parts.at(-1)).toMatchObject({ type: "text", text: "Later" })
     expect(runtime.events.listenerCount()).toBe(baseline)
