@@ -11,6 +11,8 @@ export const SHELL_PARSER_PACKAGES: readonly OptionalPackage[] = [
 
 export const GLOB_PACKAGES: readonly OptionalPackage[] = [{ name: "tinyglobby", entry: "tinyglobby" }]
 
+export const YAML_PACKAGES: readonly OptionalPackage[] = [{ name: "yaml", entry: "yaml" }]
+
 /**
  * Throws MissingPackageError naming what `feature` lacks, with the command that installs all of
  * `packages`, unless each of them resolves. Resolving finds a package without loading it, so
