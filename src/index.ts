@@ -6,6 +6,7 @@
  * @module agentloop-sdk
  */
 export { Agent } from "./agent/index.js"
+export type { InstructionSource, InstructionSourceInput } from "./agent/instructions.js"
 export type {
   Event,
   EventOf,

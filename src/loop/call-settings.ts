@@ -15,15 +15,32 @@ type Settings = Pick<StreamInput, "temperature" | "topP" | "providerOptions"> & 
  */
 export async function callSettings(
   deps: Pick<LoopDeps, "git" | "instructions" | "hooks" | "environment">,
-  input: { session: SessionInfo; agent: AgentInfo; model: Model; user?: User; abort: AbortSignal },
+  input: {
+    session: SessionInfo
+    agent: AgentInfo
+    model: Model
+    /** The user message being answered: its `system`, and the turn the instructions are kept for. */
+    user: User
+    /** Leaves out the user message's `system` (a summary's request). */
+    withoutUserSystem?: boolean
+    abort: AbortSignal
+  },
   prompts?: SystemPrompts,
 ): Promise<Settings> {
-  const { session, agent, user } = input
+  const { session, agent, abort } = input
+  const user = input.withoutUserSystem ? undefined : input.user
   const environment = environmentOf(deps, session)
+  const turn = {
+    sessionID: session.id,
+    userID: input.user.id,
+    directory: session.directory,
+    agent: agent.name,
+    abort,
+  }
   const prompt = {
     agent,
     ...(environment ? { environment } : {}),
-    instructions: deps.instructions,
+    instructions: await deps.instructions(turn),
     ...(user?.system === undefined ? {} : { user: user.system }),
   }
   const about = { sessionID: session.id, agent, model: input.model.info, abort: input.abort }

@@ -150,6 +150,8 @@ async function summarise(compaction: Compaction, input: TaskInput & { abort: Abo
     session,
     agent,
     model: target,
+    user: taskUser,
+    withoutUserSystem: true,
     abort: input.abort,
   })
   const budget = Math.floor(usable(target.info, config) * 0.9) - estimateTokens(system)

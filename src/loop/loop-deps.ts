@@ -16,6 +16,7 @@ import type { ToolRegistry } from "../tool/registry.js"
 import type { Context, Result } from "../tool/tool.js"
 import type { ToolErrorHandler } from "../tool/tool-error.js"
 import type { RetryOptions } from "./retry.js"
+import type { TurnInstructions } from "./turn-instructions.js"
 
 /** Each session's loop status, in memory (run.ts `createStatusRegistry`): a session without an entry is idle. */
 export type StatusRegistry = {
@@ -55,7 +56,8 @@ export type LoopDeps = {
   streamIdleTimeoutMs: number | undefined
   /** Appended after every agent's own rules. */
   permissionRules: Ruleset
-  instructions: string[]
+  /** RuntimeOptions.instructions, resolved once per turn. */
+  instructions: TurnInstructions
   /** Whether the working directory is a git repository, for the system prompt; unknown when undefined. */
   git: boolean | undefined
   /** See RuntimeOptions.environment. */

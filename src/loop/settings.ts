@@ -1,16 +1,18 @@
+import type { InstructionSource } from "../agent/instructions.js"
 import { CompactionConfig, type CompactionConfigInput } from "../compaction/config.js"
 import type { Hooks } from "../processor/hooks.js"
 import type { Ruleset } from "../schema/permission.js"
 import type { ToolErrorHandler } from "../tool/tool-error.js"
 import type { LoopDeps } from "./loop-deps.js"
 import { RetryOptions, type RetryOptionsInput } from "./retry.js"
+import { createTurnInstructions } from "./turn-instructions.js"
 
 /** The runtime options the loop reads, as given (see RuntimeOptions for each). */
 export type LoopOptions = {
   retry?: RetryOptionsInput | undefined
   streamIdleTimeoutMs?: number | undefined
   permission?: Ruleset | undefined
-  instructions?: string[] | undefined
+  instructions?: readonly (string | InstructionSource)[] | undefined
   git?: boolean | undefined
   environment?: "date" | "workspace" | "none" | undefined
   titles?: boolean | undefined
@@ -42,7 +44,7 @@ export function loopSettings(options: LoopOptions): Settings {
     retry: RetryOptions.parse(options.retry ?? {}, { jitless: true }),
     streamIdleTimeoutMs: options.streamIdleTimeoutMs,
     permissionRules: options.permission ?? [],
-    instructions: options.instructions ?? [],
+    instructions: createTurnInstructions(options.instructions ?? []),
     git: options.git,
     environment: options.environment ?? "date",
     titles: options.titles,

@@ -193,7 +193,7 @@ export async function step(
   const { sessionID, abort, history, user, agent, model, finalStep, stepNumber } = input
   const session = await deps.session.get(sessionID)
   const ruleset = await context.rulesFor(session, agent)
-  const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools })
+  const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools, model: user.model })
   const messages: ModelMessage[] = await context.modelMessages(history, model.info)
   const format = structuredFormat(user)
   if (finalStep) messages.push({ role: "user", content: format ? STRUCTURED_FINAL_STEP : MAX_STEPS })

@@ -20,6 +20,7 @@ export function toolContext(state: CallState, streamInput: StreamInput) {
   return (callID: string, signal: AbortSignal): Context => ({
     sessionID,
     messageID,
+    turnID: state.message.parentID,
     callID,
     agent: state.message.agent,
     directory: state.message.path.cwd,

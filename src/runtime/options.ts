@@ -1,5 +1,6 @@
 import { z } from "zod"
 import type { AgentInfo } from "../agent/info.js"
+import type { InstructionSource } from "../agent/instructions.js"
 import type { CommandInfo } from "../command/info.js"
 import { CompactionConfig, type CompactionConfigInput } from "../compaction/config.js"
 import type { Coordinator } from "../coordination/port.js"
@@ -66,8 +67,12 @@ export type RuntimeOptions = {
    * GitSnapshot in agentloop-sdk/snapshot/git. Default: none.
    */
   snapshot?: Snapshot
-  /** Extra system prompt text, after the agent's prompt and the environment: one text, or several. */
-  instructions?: string | readonly string[]
+  /**
+   * Extra system prompt text, after the agent's prompt and the environment: one text, or several,
+   * in order. An entry may be an `InstructionSource`, called once per turn (project files such as
+   * `AGENTS.md`, skills; see docs/tools.md), whose strings take its place.
+   */
+  instructions?: string | readonly (string | InstructionSource)[]
   /** Slash commands by name, run with runtime.session.command (docs/commands.md). */
   commands?: Record<string, CommandInfo>
   /** Retries of failed model calls: attempts (default 8) and the longest wait (default 5 minutes). */
@@ -191,7 +196,19 @@ export const Options = z.strictObject({
       { message: `expected a Snapshot (${SNAPSHOT_METHODS.join(", ")})` },
     )
     .optional(),
-  instructions: z.union([z.string().transform((text) => [text]), z.array(z.string())]).optional(),
+  instructions: z
+    .union([
+      z.string().transform((text) => [text]),
+      z.array(
+        z.union([
+          z.string(),
+          z.custom<InstructionSource>(isFunction, {
+            message: "expected a string or an InstructionSource function",
+          }),
+        ]),
+      ),
+    ])
+    .optional(),
   // Each command is checked by the command runner, which names the command in its errors.
   commands: withOwnNames(z.record(z.string(), z.unknown())).optional(),
   retry: RetryOptions.optional(),

@@ -1,7 +1,6 @@
 import type { AgentInfo } from "../agent/info.js"
 import type { QuestionService } from "../question/service.js"
 import { createQuestionTool } from "../question/tool.js"
-import type { Ruleset } from "../schema/permission.js"
 import type { Snapshot } from "../snapshot/port.js"
 import type { Storage } from "../storage/port.js"
 import type { TaskDeps } from "../task/deps.js"
@@ -37,19 +36,19 @@ export function createRuntimeTools(
   options: ToolOptions,
   deps: { agents: Record<string, AgentInfo>; ask: QuestionService["ask"]; todos: Todos; task: TaskDeps },
 ) {
-  const taskTool = createTaskTool(deps.task)
+  const taskTool: ToolInfo = {
+    ...createTaskTool(deps.task),
+    describe: ({ ruleset }) => taskDescription(deps.agents, ruleset),
+  }
   const offersQuestion = options.question ?? options.onQuestion !== undefined
   const offersTaskTool = options.task ?? offersTask(deps.agents, Object.keys(options.agents ?? {}))
   const hostTools = Array.isArray(options.tools) ? options.tools : fromAISet(options.tools ?? {})
-  return createToolRegistry(
-    [
-      ...(offersQuestion ? [createQuestionTool(deps.ask)] : []),
-      ...(offersTaskTool ? [taskTool] : []),
-      ...(options.todos ? createTodoTools(deps.todos) : []),
-      ...hostTools.map((tool) => toldOfDataPaths(tool, () => dataPathsOf(options))),
-    ],
-    new Map([[taskTool as ToolInfo, (ruleset: Ruleset) => taskDescription(deps.agents, ruleset)]]),
-  )
+  return createToolRegistry([
+    ...(offersQuestion ? [createQuestionTool(deps.ask)] : []),
+    ...(offersTaskTool ? [taskTool] : []),
+    ...(options.todos ? createTodoTools(deps.todos) : []),
+    ...hostTools.map((tool) => toldOfDataPaths(tool, () => dataPathsOf(options))),
+  ])
 }
 
 /** Where the snapshot and the storage keep their data, asked at each call: a port may add some. */

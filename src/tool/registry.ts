@@ -2,18 +2,11 @@ import type { Ruleset } from "../schema/permission.js"
 import { disabled, memoByRuleset } from "../schema/permission-rules.js"
 import type { Info } from "./tool.js"
 
-/** A tool whose description depends on the rules of the step, e.g. `task` lists the sub-agents they let it start. */
-export type Describer = (ruleset: Ruleset) => string
-
 /**
  * The tools a runtime knows: built-ins first, then the host's, a later tool replacing an
- * earlier one with the same id. `describers` belong to tool objects, so a host's tool that
- * replaces a built-in keeps its own description.
+ * earlier one with the same id.
  */
-export function createToolRegistry(
-  tools: readonly Info[],
-  describers: ReadonlyMap<Info, Describer> = new Map(),
-) {
+export function createToolRegistry(tools: readonly Info[]) {
   const byID = new Map<string, Info>()
   for (const tool of tools) byID.set(tool.id, tool)
   // Wildcard matching of every tool against the rules, which change rarely between steps.
@@ -29,17 +22,24 @@ export function createToolRegistry(
     },
 
     /**
-     * The tools a step may use: not turned off entirely by the rules (`Permission.disabled`)
-     * and not switched off by the prompt's `tools` map (`{ bash: false }`), described for those rules.
+     * The tools a step may use: not turned off entirely by the rules (`Permission.disabled`),
+     * not switched off by the prompt's `tools` map (`{ bash: false }`), offered to the step's
+     * model (`Tool.Info.offered`; every tool when no model is given), described for those rules
+     * (`Tool.Info.describe`).
      */
-    enabled(input: { ruleset: Ruleset; switches?: Record<string, boolean> | undefined }): Info[] {
+    enabled(input: {
+      ruleset: Ruleset
+      switches?: Record<string, boolean> | undefined
+      model?: { providerID: string; modelID: string } | undefined
+    }): Info[] {
       const off = disabledBy(input.ruleset)
+      const { model } = input
       return [...byID.values()]
         .filter((tool) => !off.has(tool.id) && input.switches?.[tool.id] !== false)
-        .map((tool) => {
-          const describe = describers.get(tool)
-          return describe ? { ...tool, description: describe(input.ruleset) } : tool
-        })
+        .filter((tool) => model === undefined || tool.offered === undefined || tool.offered(model))
+        .map((tool) =>
+          tool.describe ? { ...tool, description: tool.describe({ ruleset: input.ruleset }) } : tool,
+        )
     },
   }
 }

@@ -2,7 +2,7 @@ import type { JSONValue } from "ai"
 import { z } from "zod"
 import { parseInput } from "../error/invalid-input.js"
 import type { FilePart } from "../message/part.js"
-import type { Action } from "../schema/permission.js"
+import type { Action, Ruleset } from "../schema/permission.js"
 import { PROTO_KEY, PROTO_KEY_MESSAGE } from "../util/own-names.js"
 import type { DataPath } from "./data-path.js"
 
@@ -11,6 +11,12 @@ export type Context = {
   sessionID: string
   /** The assistant message whose step called the tool. */
   messageID: string
+  /**
+   * The user message the step answers, the same for every step of a turn: for what a tool does
+   * once per turn (the `read` tool attaches a folder's instructions once per turn). Absent outside
+   * a turn's step (a call resumed after a restart, a user's shell command, a context built by hand).
+   */
+  turnID?: string
   callID: string
   agent: string
   /**
@@ -125,6 +131,17 @@ export type Info<Parameters extends z.ZodType = z.ZodType, Returns extends Execu
    * in ends with a scan of the whole tree. See docs/snapshot.md.
    */
   fileChanges?: FileChanges
+  /**
+   * The description the model reads under the rules of a step, when it depends on them: `task`
+   * lists the sub-agents the rules let it start, `skill` the skills they allow. Called for each
+   * step; `description` is what lists of tools show.
+   */
+  describe?(input: { ruleset: Ruleset }): string
+  /**
+   * Whether the tool is offered to a model; absent: to every model. For tools made for some
+   * models (`apply_patch` for OpenAI's GPT-5 models, in place of `edit` and `write`).
+   */
+  offered?(model: { providerID: string; modelID: string }): boolean
   execute(args: z.output<Parameters>, context: Context): Promise<Returns>
 }
 
@@ -136,6 +153,8 @@ export type FileChanges = "none" | "declared"
 
 /** What a tool's id may be: the characters every provider accepts in a tool name. */
 export const TOOL_ID = /^[a-zA-Z0-9_-]{1,64}$/
+
+const isFunction = (value: unknown) => typeof value === "function"
 
 const Definition = z.object({
   id: z
@@ -162,6 +181,10 @@ const Definition = z.object({
     })
     .optional(),
   fileChanges: z.enum(["none", "declared"]).optional(),
+  describe: z
+    .custom<NonNullable<Info["describe"]>>(isFunction, { message: "expected a function" })
+    .optional(),
+  offered: z.custom<NonNullable<Info["offered"]>>(isFunction, { message: "expected a function" }).optional(),
   execute: z.custom<Info["execute"]>((value) => typeof value === "function", {
     message: "expected a function",
   }),

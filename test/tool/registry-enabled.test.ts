@@ -51,22 +51,19 @@ describe("ToolRegistry.enabled", () => {
     expect(ids(tools.enabled({ ruleset: [] }))).toEqual(["bash", "edit", "write", "read"])
   })
 
-  it("asks a describer at every call, with that call's rules", () => {
+  it("asks a tool's describe at every call, with that call's rules", () => {
     const seen: Permission.Ruleset[] = []
-    const bash = noop("bash")
     let n = 0
-    const tools = createToolRegistry(
-      [bash, noop("read")],
-      new Map([
-        [
-          bash,
-          (ruleset: Permission.Ruleset) => {
-            seen.push(ruleset)
-            return `described ${++n}`
-          },
-        ],
-      ]),
-    )
+    const bash = Tool.define("bash", {
+      description: "bash",
+      parameters: z.object({}),
+      describe: ({ ruleset }) => {
+        seen.push(ruleset)
+        return `described ${++n}`
+      },
+      execute: async () => "",
+    })
+    const tools = createToolRegistry([bash, noop("read")])
     const ruleset: Permission.Ruleset = [deny("read")]
     expect(tools.enabled({ ruleset }).map((tool) => tool.description)).toEqual(["described 1"])
     expect(tools.enabled({ ruleset }).map((tool) => tool.description)).toEqual(["described 2"])
@@ -75,5 +72,33 @@ describe("ToolRegistry.enabled", () => {
     expect(seen[0]).toBe(ruleset)
     expect(seen[1]).toBe(ruleset)
     expect(seen[2]).toBe(other)
+    expect(tools.all().map((tool) => tool.description)).toEqual(["bash", "read"])
+  })
+
+  it("offers a tool only to the models its offered() accepts, and every tool when no model is given", () => {
+    const seen: { providerID: string; modelID: string }[] = []
+    const patch = Tool.define("apply_patch", {
+      description: "patch",
+      parameters: z.object({}),
+      offered: (model) => {
+        seen.push(model)
+        return model.modelID.startsWith("gpt-5")
+      },
+      execute: async () => "",
+    })
+    const tools = createToolRegistry([patch, noop("read")])
+    const gpt = { providerID: "openai", modelID: "gpt-5" }
+    expect(ids(tools.enabled({ ruleset: [], model: gpt }))).toEqual(["apply_patch", "read"])
+    expect(
+      ids(tools.enabled({ ruleset: [], model: { providerID: "anthropic", modelID: "claude" } })),
+    ).toEqual(["read"])
+    expect(ids(tools.enabled({ ruleset: [] }))).toEqual(["apply_patch", "read"])
+    expect(seen).toEqual([gpt, { providerID: "anthropic", modelID: "claude" }])
+  })
+
+  it("refuses a describe or offered that is not a function", () => {
+    const bad = { description: "x", parameters: z.object({}), execute: async () => "" }
+    expect(() => Tool.define("x", { ...bad, describe: "text" as never })).toThrow(/describe/)
+    expect(() => Tool.define("x", { ...bad, offered: true as never })).toThrow(/offered/)
   })
 })
