@@ -5,6 +5,7 @@ import { define, type Result, type ToolInfo } from "../tool/tool.js"
 import { askAccess } from "./access.js"
 import { FileNotFoundError, UnsupportedFileError } from "./errors.js"
 import { isBinary, mediaTypeOf } from "./file-kind.js"
+import { type NestedInstructions, withNestedInstructions } from "./instructions/nested.js"
 import type { Operations } from "./operations.js"
 import { type PathOptions, resolveTarget, type Target } from "./paths.js"
 import { DEFAULT_READ_LIMIT, pageOf } from "./read-text.js"
@@ -34,8 +35,17 @@ const DESCRIPTION = `Reads a file from the file system.
 - Images (PNG, JPEG, GIF, WebP) and PDFs come back as attachments.
 - A directory comes back as a listing of its entries. Binary files are refused.`
 
+/** What `readTool` takes: where it reads, and the nested instruction files to attach. */
+export type ReadToolOptions = PathOptions & {
+  /**
+   * When given, a file read in a subfolder of the directory gets the instruction files
+   * (AGENTS.md, ...) of the folders between, once per turn (`instructionFiles(...).nested`).
+   */
+  instructions?: NestedInstructions
+}
+
 /** The `read` tool: asks `read` with the path relative to the directory. */
-export function readTool(options: PathOptions): ToolInfo<typeof Parameters> {
+export function readTool(options: ReadToolOptions): ToolInfo<typeof Parameters> {
   return define("read", {
     description: DESCRIPTION,
     fileChanges: "none",
@@ -63,10 +73,10 @@ export function readTool(options: PathOptions): ToolInfo<typeof Parameters> {
         )
       const bytes = await operations.readFile(target.real, { signal: context.abort })
       const mime = mediaTypeOf(target.real)
-      if (mime) return attachment(target, bytes, mime)
-      if (isBinary(target.real, bytes))
+      if (!mime && isBinary(target.real, bytes))
         throw UnsupportedFileError.of(target.display, "binary", "Cannot read binary file")
-      return text(target, bytes, page)
+      const result = mime ? attachment(target, bytes, mime) : text(target, bytes, page)
+      return withNestedInstructions(result, target.real, context, options.instructions)
     },
   })
 }
