@@ -1,4 +1,4 @@
-import type { InstructionSource } from "../../runtime/options.js"
+import type { InstructionSource } from "../../agent/instructions.js"
 import { createNestedInstructions, type NestedInstructions } from "./nested.js"
 import { checkOptions, type InstructionFilesOptions } from "./options.js"
 import { createSessionInstructions } from "./sessions.js"
