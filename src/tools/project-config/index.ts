@@ -1,0 +1,3 @@
+export { ProjectConfigError } from "./errors.js"
+export { loadProjectConfig } from "./load.js"
+export type { ProjectConfig, ProjectConfigOptions } from "./options.js"
