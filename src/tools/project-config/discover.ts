@@ -17,25 +17,6 @@ export const SOURCES: readonly Source[] = [
 // Deep enough for any namespace, and a bound on a symbolic link that loops back.
 const MAX_DEPTH = 8
 
-/** The nearest folder from `directory` up holding `.git` (a folder, or a worktree's file); undefined without one. */
-export async function workTreeRoot(operations: Operations, directory: string): Promise<string | undefined> {
-  for (let folder = directory; ; folder = path.dirname(folder)) {
-    const stat = await operations.stat(path.join(folder, ".git")).catch(() => undefined)
-    if (stat?.type === "file" || stat?.type === "directory") return folder
-    if (path.dirname(folder) === folder) return undefined
-  }
-}
-
-/** The folders from `root` down to `directory`, both included; `directory` alone when `root` is not above it. */
-export function foldersDown(root: string, directory: string): string[] {
-  const relative = path.relative(root, directory)
-  if (relative.startsWith("..") || path.isAbsolute(relative)) return [directory]
-  const folders = [root]
-  for (const segment of relative.split(path.sep).filter(Boolean))
-    folders.push(path.join(folders[folders.length - 1]!, segment))
-  return folders
-}
-
 /** The `.md` files under `folder` at any depth (links followed), sorted; none when it is not a folder. */
 export async function markdownFiles(
   operations: Operations,

@@ -1,12 +1,13 @@
 import * as path from "node:path"
 import { builtins } from "../../agent/builtins.js"
 import { codingAgents } from "../../agent/coding.js"
+import { foldersDown, workTreeRoot } from "../instructions/discover.js"
 import { localOperations } from "../local-operations.js"
 import { FrontMatterError, parseFrontMatter } from "../markdown/front-matter.js"
 import type { Operations } from "../operations.js"
 import { toAgent } from "./agent.js"
 import { toCommand } from "./command.js"
-import { entryName, foldersDown, markdownFiles, SOURCES, type Source, workTreeRoot } from "./discover.js"
+import { entryName, markdownFiles, SOURCES, type Source } from "./discover.js"
 import { ProjectConfigError } from "./errors.js"
 import { checkName } from "./fields.js"
 import type { ProjectConfig, ProjectConfigOptions } from "./options.js"
@@ -46,7 +47,7 @@ export async function loadProjectConfig(
     builtIns: new Set([...Object.keys(builtins()), ...Object.keys(codingAgents())]),
   }
   const found: Found = { agents: new Map(), commands: new Map(), files: [] }
-  for (const folder of foldersDown(root ?? start, start)) {
+  for (const folder of foldersDown(root, start)) {
     const here: Found = { agents: new Map(), commands: new Map(), files: [] }
     for (const source of SOURCES) {
       if (source.claude && options.claude === false) continue
