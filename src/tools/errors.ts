@@ -114,3 +114,25 @@ export class ProtectedPathError extends NamedError<"ProtectedPathError", z.infer
     })
   }
 }
+
+const PatchFailedData = z.object({
+  message: z.string(),
+  /**
+   * Why: "parse" (not in the patch format), "empty" (no file in it), "context" (an `@@` line not
+   * found), "lines" (a chunk's old lines not found), "missing-file" (a file to update, move or
+   * delete is not there), "remove-unsupported" (a delete or move, and the operations cannot
+   * remove files), "partial" (a write failed and what was already changed could not all be put back).
+   */
+  reason: z.enum(["parse", "empty", "context", "lines", "missing-file", "remove-unsupported", "partial"]),
+  /** The file the failure is about, as the patch names it (relative to the directory when inside). */
+  path: z.string().optional(),
+})
+
+/**
+ * An `apply_patch` call that changed nothing: the patch cannot be read, or does not fit the files
+ * as they are (reason "partial" alone says some files may be left changed, and names them).
+ */
+export class PatchFailedError extends NamedError<"PatchFailedError", z.infer<typeof PatchFailedData>> {
+  static override readonly errorName = "PatchFailedError"
+  static readonly Schema = z.object({ name: z.literal("PatchFailedError"), data: PatchFailedData })
+}

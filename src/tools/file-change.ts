@@ -86,7 +86,12 @@ export function describeChange(verb: string, target: Target, diff: FileDiff, not
   return `${verb} ${target.display} (${counts})\n\n${diff.diff}`
 }
 
-async function readCurrent(context: Context, target: Target, options: PathOptions): Promise<CurrentFile> {
+/** The file at `target` as it is now: what is there, its bytes and, for UTF-8 text, its text. */
+export async function readCurrent(
+  context: Pick<Context, "abort">,
+  target: Target,
+  options: PathOptions,
+): Promise<CurrentFile> {
   const stat = await options.operations.stat(target.real)
   if (stat?.type !== "file") return { stat, bytes: undefined, text: undefined }
   const bytes = await options.operations.readFile(target.real, { signal: context.abort })
@@ -95,18 +100,19 @@ async function readCurrent(context: Context, target: Target, options: PathOption
 }
 
 /** What the diff shows as the old content: nothing for a new file, a placeholder for binary data. */
-function placeholder(current: CurrentFile): string {
+export function placeholder(current: CurrentFile): string {
   return current.bytes ? `(binary content, ${current.bytes.length} bytes)\n` : ""
 }
 
-function sameFile(a: CurrentFile, b: CurrentFile): boolean {
+/** Whether a file is as it was: same kind, same bytes. */
+export function sameFile(a: CurrentFile, b: CurrentFile): boolean {
   if (a.stat?.type !== b.stat?.type) return false
   if (!a.bytes || !b.bytes) return a.bytes === b.bytes
   return a.bytes.length === b.bytes.length && a.bytes.every((byte, index) => byte === b.bytes![index])
 }
 
 /** On a case-insensitive file system `A.ts` and `a.ts` are one file, so they share a lock. */
-function lockKey(target: Target, options: PathOptions): string {
+export function lockKey(target: Target, options: PathOptions): string {
   const fold = options.caseInsensitive ?? defaultCaseInsensitive()
   return fold ? target.real.toLowerCase() : target.real
 }

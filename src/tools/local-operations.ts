@@ -22,6 +22,11 @@ export const localOperations: Operations = {
     await fs.writeFile(file, data, { signal: options?.signal })
   },
 
+  async remove(file, options) {
+    options?.signal?.throwIfAborted()
+    await removeFile(file)
+  },
+
   async stat(file) {
     try {
       return toStat(await fs.stat(file))
@@ -61,6 +66,17 @@ export const localOperations: Operations = {
   },
 
   exec: (command, options) => localExec(command, options),
+}
+
+/**
+ * Removes a file or a symlink (not what it points to); refuses a directory, which `fs.rm` without
+ * `recursive` would also refuse, but with a clearer error. Shared with the sandbox's operations.
+ */
+export async function removeFile(file: string): Promise<void> {
+  const found = await fs.lstat(file)
+  if (found.isDirectory())
+    throw Object.assign(new Error(`EISDIR: cannot remove a directory: ${file}`), { code: "EISDIR" })
+  await fs.rm(file)
 }
 
 function toStat(stats: import("node:fs").Stats): FileStat {

@@ -11,6 +11,13 @@ export interface Operations {
   readFile(path: string, options?: { signal?: AbortSignal }): Promise<Uint8Array>
   /** Writes the file, creating missing parent directories. */
   writeFile(path: string, data: Uint8Array | string, options?: { signal?: AbortSignal }): Promise<void>
+  /**
+   * Removes the file at the path: a symlink there is removed itself, not what it points to; a
+   * directory is refused. Rejects when nothing is there. Optional, so that ports written before it
+   * still fit: without it, `apply_patch` refuses to delete or move a file (PatchFailedError
+   * "remove-unsupported") before changing anything.
+   */
+  remove?(path: string, options?: { signal?: AbortSignal }): Promise<void>
   /** What is at the path (symlinks followed), or undefined when nothing is. */
   stat(path: string): Promise<FileStat | undefined>
   /** The path with every symlink resolved, as far as it exists. */

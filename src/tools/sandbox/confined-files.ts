@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto"
 import { constants } from "node:fs"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { localOperations, resolveLinks } from "../local-operations.js"
+import { localOperations, removeFile, resolveLinks } from "../local-operations.js"
 import type { Operations } from "../operations.js"
 import { SandboxPathError } from "./errors.js"
 import { within } from "./roots.js"
@@ -28,6 +28,15 @@ export function confinedFiles(roots: Roots): Omit<Operations, "exec"> {
     return resolved
   }
 
+  /** The path with its folder's links resolved, held to the writable roots; the last step as named. */
+  const lastStepIn = async (file: string) => {
+    const absolute = path.resolve(file)
+    const folder = await resolveLinks(path.dirname(absolute), 0)
+    const target = path.join(folder, path.basename(absolute))
+    if (!within(folder, roots.writable)) throw SandboxPathError.outside(file, target, "write", roots.writable)
+    return { folder, target }
+  }
+
   return {
     async readFile(file, options) {
       // O_NONBLOCK: a FIFO a command left in the directory must not hang the host on open.
@@ -42,13 +51,15 @@ export function confinedFiles(roots: Roots): Omit<Operations, "exec"> {
 
     async writeFile(file, data, options) {
       // The last step is not followed: a link there is replaced (see replaceFile).
-      const absolute = path.resolve(file)
-      const folder = await resolveLinks(path.dirname(absolute), 0)
-      const target = path.join(folder, path.basename(absolute))
-      if (!within(folder, roots.writable))
-        throw SandboxPathError.outside(file, target, "write", roots.writable)
+      const { folder, target } = await lastStepIn(file)
       await fs.mkdir(folder, { recursive: true })
       await replaceFile(target, data, options?.signal)
+    },
+
+    async remove(file, options) {
+      options?.signal?.throwIfAborted()
+      // As a write: the last step is not followed, so a link there is removed, not its target.
+      await removeFile((await lastStepIn(file)).target)
     },
 
     stat: async (file) => localOperations.stat(await resolveIn(file, "read")),

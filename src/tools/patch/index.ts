@@ -1,0 +1,6 @@
+export { PatchFailedError } from "../errors.js"
+export { applyChunks, applyHunks, type PatchedFile, type PatchFiles } from "./apply.js"
+export { applyPatchTool } from "./apply-patch-tool.js"
+export { usesApplyPatch } from "./offered.js"
+export { type PatchChunk, type PatchHunk, parsePatch } from "./parse.js"
+export type { PatchFileReport } from "./plan.js"
