@@ -19,23 +19,21 @@ const Parameters = z.object({
 })
 
 type FileOptions = PathOptions & { lock: PathLock }
-type Offered = (model: { providerID: string; modelID: string }) => boolean
 
 /**
  * The `apply_patch` tool: changes several files in one call, in OpenCode's patch format, all or
  * none. Takes the same options as `editTool`; give both one `lock` so that an edit and a patch
  * of one file queue. Offered (`Tool.Info.offered`) to the models `usesApplyPatch` names.
  */
-export function applyPatchTool(options: PathOptions): ToolInfo<typeof Parameters> & { offered: Offered } {
+export function applyPatchTool(options: PathOptions): ToolInfo<typeof Parameters> {
   const shared: FileOptions = { ...options, lock: options.lock ?? createPathLock() }
-  const tool = define("apply_patch", {
+  return define("apply_patch", {
     description: DESCRIPTION,
     fileChanges: "declared",
     parameters: Parameters,
+    offered: (model) => usesApplyPatch(model.modelID),
     execute: (args, context) => applyPatch(args.patchText, context, shared),
   })
-  const offered: Offered = (model) => usesApplyPatch(model.modelID)
-  return Object.assign(tool, { offered })
 }
 
 /**

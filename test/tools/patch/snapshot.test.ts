@@ -4,9 +4,10 @@ import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import type { Snapshot } from "../../../src/index.js"
 import { GitSnapshot } from "../../../src/snapshot/git/index.js"
-import { createTestRuntime, say } from "../../../src/testing/index.js"
+import { say } from "../../../src/testing/index.js"
 import { localOperations } from "../../../src/tools/local-operations.js"
 import { applyPatchTool } from "../../../src/tools/patch/index.js"
+import { runtimeOnModel } from "./helpers.js"
 
 const cleanup: string[] = []
 afterEach(async () => {
@@ -46,13 +47,17 @@ async function session(declared: boolean) {
     restore: (hash) => git.restore(hash),
     revert: (patches) => git.revert(patches),
   }
-  const { runtime } = createTestRuntime({
-    directory,
-    tools: [applyPatchTool({ directory, operations: localOperations })],
-    snapshot: declared ? git : scanning,
-    permission: [{ permission: "*", pattern: "*", action: "allow" }],
-    turns: [[say.toolCall("apply_patch", { patchText: PATCH })], [say.text("done")]],
-  })
+  // A model apply_patch is offered to.
+  const { runtime } = runtimeOnModel(
+    "gpt-5",
+    [[say.toolCall("apply_patch", { patchText: PATCH })], [say.text("done")]],
+    {
+      directory,
+      tools: [applyPatchTool({ directory, operations: localOperations })],
+      snapshot: declared ? git : scanning,
+      permission: [{ permission: "*", pattern: "*", action: "allow" }],
+    },
+  )
   const { id: sessionID } = await runtime.session.create()
   await runtime.session.prompt({ sessionID, parts: [{ type: "text", text: "patch it" }] })
   const parts = (await runtime.session.messages(sessionID)).flatMap((message) => message.parts)
