@@ -1,0 +1,6 @@
+export { type AgentSkills, agentSkills } from "./agent-skills.js"
+export { createSkillCatalog, type SkillCatalog, type SkillOptions, type SkillWarning } from "./catalog.js"
+export { skillCommands } from "./commands.js"
+export { InvalidSkillsError, type SkillIssue } from "./errors.js"
+export type { SkillInfo } from "./info.js"
+export { type SkillTool, skillTool } from "./skill-tool.js"
