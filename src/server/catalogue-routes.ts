@@ -5,6 +5,7 @@ import { z } from "zod"
 import { builtins } from "../agent/builtins.js"
 import type { Runtime } from "../runtime/runtime.js"
 import { documented } from "./route-doc.js"
+import { skillNames } from "./skill-routes.js"
 import {
   defaultsOf,
   providersOf,
@@ -90,7 +91,16 @@ function offerRoutes(app: Hono, runtime: Runtime): void {
       summary: "The runtime's slash commands",
       response: z.array(WireCommand),
     }),
-    (c) => c.json(Object.entries(runtime.commands).map(([name, command]) => toWireCommand(name, command))),
+    (c) => {
+      const skills = skillNames(runtime)
+      return c.json(
+        Object.entries(runtime.commands).map(([name, command]) => ({
+          ...toWireCommand(name, command),
+          // OpenCode's terminal UI tells a skill's command from others by it.
+          ...(skills.has(name) ? { source: "skill" as const } : {}),
+        })),
+      )
+    },
   )
 }
 

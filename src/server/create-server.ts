@@ -22,6 +22,7 @@ import { promptRoutes } from "./prompt-routes.js"
 import { documented } from "./route-doc.js"
 import { createServerEvents } from "./server-events.js"
 import { sessionRoutes } from "./session-routes.js"
+import { skillRoutes } from "./skill-routes.js"
 import { v2Routes } from "./v2-routes.js"
 
 /**
@@ -46,6 +47,7 @@ export function createServer(runtime: Runtime, options: ServerOptions = {}): Hon
   askRoutes(app, runtime)
   catalogueRoutes(app, runtime)
   emptyRoutes(app, runtime)
+  skillRoutes(app, runtime)
   v2Routes(app, runtime)
   eventRoutes(app, { runtime, events, heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS })
   const chat = chatHandler(runtime)

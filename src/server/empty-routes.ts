@@ -10,7 +10,7 @@ const Keyed = z.record(z.string(), z.unknown())
 
 /**
  * Routes OpenCode's terminal UI reads at start whose subject this library does not have: LSP
- * servers, formatters, MCP status, skills, provider log-in, workspaces. Each answers
+ * servers, formatters, MCP status, provider log-in, workspaces. Each answers
  * OpenCode's empty value in its documented shape, so the client shows nothing there and goes on.
  */
 const empty: { path: string; operationId: string; summary: string; schema: z.ZodType; value: unknown }[] = [
@@ -26,20 +26,6 @@ const empty: { path: string; operationId: string; summary: string; schema: z.Zod
     operationId: "project.directories",
     summary: "Other directories of the project: none",
     schema: List,
-    value: [],
-  },
-  {
-    path: "/skill",
-    operationId: "app.skills",
-    summary: "Skills: none (this library has no skills yet)",
-    schema: z.array(
-      z.object({
-        name: z.string(),
-        description: z.string().optional(),
-        location: z.string(),
-        content: z.string(),
-      }),
-    ),
     value: [],
   },
   { path: "/lsp", operationId: "lsp.status", summary: "LSP servers: none", schema: List, value: [] },
@@ -116,7 +102,6 @@ export function emptyRoutes(app: Hono, runtime: Runtime): void {
   for (const [name, what] of [
     ["integration", "Integrations"],
     ["reference", "References"],
-    ["skill", "Skills"],
   ] as const)
     app.get(
       `/api/${name}`,
