@@ -1,9 +1,9 @@
 // OpenCode's own terminal UI (`opencode attach <url>`, npm package opencode-ai) driving our
 // server in tmux, as a user would: a prompt, a bash permission approved in its dialog, a
 // question answered in its dialog, a file written (its content shown), the answer on screen, then
-// /diff's viewer. The screens are kept as CI artifacts (screens.ts). Without the binary or tmux
+// /diff's viewer; before the prompt, the project's skill in the /skills dialog. The screens are kept as CI artifacts (screens.ts). Without the binary or tmux
 // the suite is skipped loudly, except in CI, where it fails: .ci/run installs both.
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -11,6 +11,7 @@ import { type MessageV2, Permission } from "../../../src/index.js"
 import { createServer, type RunningServer, serve } from "../../../src/server/index.js"
 import { createTestRuntime, say, type TestRuntime, type Turn } from "../../../src/testing/index.js"
 import { codingPreset } from "../../../src/tools/index.js"
+import { agentSkills, skillCommands } from "../../../src/tools/skills/index.js"
 import { findRequirements, INSTALL_HINT, tuiEnvironment, tuiLogDirectory } from "./opencode-tui.js"
 import { artifactDirectory, resetArtifacts, saveFailure, saveFinalScreen } from "./screens.js"
 import { startTmux, type Tmux } from "./tmux.js"
@@ -26,6 +27,8 @@ const START_MS = 30_000
 
 const ANSWER = "All done: checked, Blue."
 const WRITTEN = "colour = blue"
+/** A skill of the project, which the TUI's /skills dialog lists. */
+const SKILL = "palette-guide"
 
 /** What the scripted model does: run bash, ask a question, write a file, answer with the results. */
 const SCRIPT: Turn[] = [
@@ -68,8 +71,18 @@ describe.skipIf(skipped)("OpenCode's terminal UI attached to our server", () => 
     await resetArtifacts(artifacts)
     directory = await mkdtemp(join(tmpdir(), "agentloop-tui-project-"))
     home = await mkdtemp(join(tmpdir(), "agentloop-tui-home-"))
+    await mkdir(join(directory, ".claude/skills", SKILL), { recursive: true })
+    await writeFile(
+      join(directory, ".claude/skills", SKILL, "SKILL.md"),
+      `---\nname: ${SKILL}\ndescription: Picks colours for the project\n---\n\nPrefer blue.\n`,
+    )
+    const skills = agentSkills({ directory })
+    await skills.catalog.load()
+    const preset = codingPreset({ directory })
     test = createTestRuntime({
-      ...codingPreset({ directory }),
+      ...preset,
+      tools: [...preset.tools, skills.tool],
+      commands: skillCommands(skills.catalog),
       question: true,
       // The real bash tool asks, so that the TUI shows its permission dialog.
       permission: Permission.fromConfig({ bash: "ask" }),
@@ -122,6 +135,22 @@ describe.skipIf(skipped)("OpenCode's terminal UI attached to our server", () => 
     })
 
     await tmux.waitForScreen(/Ask anything/, { what: "the prompt box", timeoutMs: START_MS })
+    // /skills opens the skills dialog (GET /skill), listing the project's skill; Escape closes it.
+    await tmux.type("/skills")
+    await tmux.waitForScreen(/browse|Skills/, {
+      what: "the /skills command in the / menu",
+      timeoutMs: WAIT_MS,
+    })
+    await tmux.sendKeys("Enter")
+    await tmux.waitForScreen((screen) => /Search skills/.test(screen) && screen.includes(SKILL), {
+      what: "the skill in the skills dialog",
+      timeoutMs: WAIT_MS,
+    })
+    await tmux.sendKeys("Escape")
+    await tmux.waitForScreen((screen) => !screen.includes(SKILL) && /Ask anything/.test(screen), {
+      what: "the prompt box again",
+      timeoutMs: WAIT_MS,
+    })
     await tmux.type("Check the colour")
     await tmux.waitForScreen(/┃\s+Check the colour/, { what: "the typed prompt", timeoutMs: WAIT_MS })
     await tmux.sendKeys("Enter")
