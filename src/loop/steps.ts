@@ -193,11 +193,13 @@ export async function step(
   const { sessionID, abort, history, user, agent, model, finalStep, stepNumber } = input
   const session = await deps.session.get(sessionID)
   const ruleset = await context.rulesFor(session, agent)
-  const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools, model: user.model })
   const messages: ModelMessage[] = await context.modelMessages(history, model.info)
   const format = structuredFormat(user)
   if (finalStep) messages.push({ role: "user", content: format ? STRUCTURED_FINAL_STEP : MAX_STEPS })
   const settings = await callSettings(deps, { session, agent, model, user, abort }, context.systemPrompts)
+  // After the settings, which resolve the turn's instruction sources: a source may refresh what
+  // a tool's description lists (the skills), so the first step's descriptions see it too.
+  const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools, model: user.model })
   // A structured answer is a tool call the host asked for: no rule hides it, and the model
   // must call a tool every step until it gives it (on the last step, only this one).
   if (format) {

@@ -1,3 +1,4 @@
+import type { InstructionSource } from "../../agent/instructions.js"
 import { localOperations } from "../local-operations.js"
 import { createSkillCatalog, type SkillCatalog, type SkillOptions } from "./catalog.js"
 import { type SkillTool, skillTool } from "./skill-tool.js"
@@ -10,7 +11,7 @@ export type AgentSkills = {
    * Put it in `RuntimeOptions.instructions`: called once per turn, it re-reads the skills so the
    * tool's description lists what is there at that turn. It adds no text to the system prompt.
    */
-  instructions: (input: { signal: AbortSignal }) => Promise<readonly string[]>
+  instructions: InstructionSource
   /** The skills found; `load()` re-reads them, `skills()` is the last load's. */
   catalog: SkillCatalog
 }

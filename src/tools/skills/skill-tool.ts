@@ -31,10 +31,13 @@ export type SkillTool = ToolInfo<typeof Parameters> & {
  * name as pattern, and returns its instructions, base directory and a sample of its files.
  */
 export function skillTool(catalog: SkillCatalog, options: { operations: Operations }): SkillTool {
+  const describe = ({ ruleset }: { ruleset: Ruleset }) =>
+    `${INTRO}\n\n${availableSkills(allowed(catalog.skills(), ruleset))}`
   const tool = define("skill", {
     description: `${INTRO}\n\n${availableSkills([])}`,
     fileChanges: "none",
     parameters: Parameters,
+    describe,
     async execute(args, context) {
       if (!catalog.loaded()) await catalog.load({ signal: context.abort })
       const skill = catalog.skills().find((candidate) => candidate.name === args.name)
@@ -53,11 +56,7 @@ export function skillTool(catalog: SkillCatalog, options: { operations: Operatio
       }
     },
   })
-  return {
-    ...tool,
-    describe: ({ ruleset }) => `${INTRO}\n\n${availableSkills(allowed(catalog.skills(), ruleset))}`,
-    catalog,
-  }
+  return { ...tool, describe, catalog }
 }
 
 /** The skills the rules do not deny, by name. */
