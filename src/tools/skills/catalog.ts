@@ -1,6 +1,7 @@
+import { workTreeRoot } from "../instructions/discover.js"
 import { localOperations } from "../local-operations.js"
 import type { Operations } from "../operations.js"
-import { skillFiles, workTreeRoot } from "./discover.js"
+import { skillFiles } from "./discover.js"
 import { describeIssue, InvalidSkillsError, type SkillIssue } from "./errors.js"
 import type { SkillInfo } from "./info.js"
 import { type Checked, checkSkillObject, parseSkillFile } from "./parse.js"

@@ -1,4 +1,5 @@
-import { dirname, join, resolve } from "node:path"
+import { join, resolve } from "node:path"
+import { foldersDown, isFile } from "../instructions/discover.js"
 import type { Operations } from "../operations.js"
 
 /** The folders, under each directory up the tree, that hold skills: OpenCode's, Claude's and the shared one. */
@@ -16,30 +17,17 @@ export const MAX_SKILL_DEPTH = 3
 const SKIPPED = new Set([".git", "node_modules"])
 
 /**
- * The folder holding `.git` nearest above `directory` (the work tree's root), or `directory`
- * itself when there is none: skills above the work tree belong to other projects.
- */
-export async function workTreeRoot(operations: Operations, directory: string): Promise<string> {
-  for (let folder = directory; ; folder = dirname(folder)) {
-    if (await exists(operations, join(folder, ".git"))) return folder
-    if (dirname(folder) === folder) return directory
-  }
-}
-
-/**
  * Every `SKILL.md` the catalogue reads, nearest first: in each directory from `directory` up to
- * `root`, the skills folders in `SKILL_FOLDERS` order; then each of `dirs` (relative ones against
- * `directory`), which may be a skills folder or one skill's own folder.
+ * `root` (`directory` alone when `root` is not above it), the skills folders in `SKILL_FOLDERS`
+ * order; then each of `dirs` (relative ones against `directory`), which may be a skills folder
+ * or one skill's own folder.
  */
 export async function skillFiles(
   operations: Operations,
   input: { directory: string; root: string; dirs: readonly string[]; signal?: AbortSignal | undefined },
 ): Promise<string[]> {
-  const bases: string[] = []
-  for (let folder = input.directory; ; folder = dirname(folder)) {
-    bases.push(...SKILL_FOLDERS.map((name) => join(folder, name)))
-    if (folder === input.root || dirname(folder) === folder) break
-  }
+  const nearestFirst = foldersDown(input.root, input.directory).reverse()
+  const bases = nearestFirst.flatMap((folder) => SKILL_FOLDERS.map((name) => join(folder, name)))
   const files: string[] = []
   for (const base of bases) files.push(...(await skillsUnder(operations, base, input.signal)))
   for (const dir of input.dirs) {
@@ -75,17 +63,4 @@ async function skillsUnder(operations: Operations, base: string, signal?: AbortS
   }
   await visit(base, 1)
   return found
-}
-
-async function isFile(operations: Operations, path: string): Promise<boolean> {
-  return (await statOf(operations, path))?.type === "file"
-}
-
-async function exists(operations: Operations, path: string): Promise<boolean> {
-  return (await statOf(operations, path)) !== undefined
-}
-
-// A sandbox's operations refuse paths outside it: for discovery, such a path holds nothing.
-function statOf(operations: Operations, path: string) {
-  return operations.stat(path).catch(() => undefined)
 }
