@@ -45,12 +45,14 @@ export function webfetchTool(options: WebFetchOptions = {}): ToolInfo<typeof Par
     async execute(args, context) {
       const url = httpURL(args.url)
       refuseAddressLiteral(url, policy)
-      await context.ask({
-        permission: "webfetch",
-        patterns: [args.url],
-        always: ["*"],
-        metadata: { url: args.url, format: args.format, timeout: args.timeout },
-      })
+      const ask = (target: string, redirectedFrom?: string) =>
+        context.ask({
+          permission: "webfetch",
+          patterns: [target],
+          always: ["*"],
+          metadata: { url: target, format: args.format, timeout: args.timeout, redirectedFrom },
+        })
+      await ask(args.url)
       const page = await fetchPage({
         url,
         policy,
@@ -59,6 +61,8 @@ export function webfetchTool(options: WebFetchOptions = {}): ToolInfo<typeof Par
         maxRedirects,
         timeoutMs: timeoutOf(args.timeout, defaultTimeoutMs),
         signal: context.abort,
+        // The rules see every URL fetched: an open redirect on an allowed site leads nowhere they deny.
+        beforeRedirect: (to, from) => ask(to.href, from.href),
         ...(userAgent === undefined ? { retryUserAgent: "agentloop-sdk" } : {}),
       })
       return present(page, args.format, converters)

@@ -33,6 +33,33 @@ describe("webfetch in a runtime", () => {
     await runtime.close()
   })
 
+  it("asks again for a redirect, so a rule denying its URL holds", async () => {
+    const inside = await localServer((_, response) => response.end("secret"))
+    try {
+      server = await localServer((_, response) => {
+        response.writeHead(302, { location: inside.url("/admin") })
+        response.end()
+      })
+      const { runtime } = createTestRuntime({
+        tools: [webfetchTool({ allowPrivate: true })],
+        permission: [
+          { permission: "webfetch", pattern: "*", action: "allow" },
+          { permission: "webfetch", pattern: `${inside.origin}/*`, action: "deny" },
+        ],
+        turns: [[say.toolCall("webfetch", { url: server.url("/docs") })], [say.text("Cannot.")]],
+      })
+      const session = await runtime.session.create()
+      await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "fetch it" }] })
+      const [part] = toolParts(await runtime.session.messages(session.id))
+      expect(part?.state.status === "error" && part.state.error).toContain("deny")
+      expect(server.seen.requests).toBe(1)
+      expect(inside.seen.connections).toBe(0)
+      await runtime.close()
+    } finally {
+      await inside.close()
+    }
+  })
+
   it("fetches once the rules allow it", async () => {
     server = await localServer((_, response) => {
       response.writeHead(200, { "content-type": "text/html" })

@@ -1,18 +1,9 @@
 import type { ServerResponse } from "node:http"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { BlockedAddressError, webfetchTool } from "../../../src/tools/webfetch/index.js"
-import { localServer, rejectionOf, socketsOpenedBy, toolContext } from "./server.js"
+import { rejectionOf, serversPerTest, socketsOpenedBy, toolContext } from "./server.js"
 
-type Server = Awaited<ReturnType<typeof localServer>>
-const servers: Server[] = []
-async function serve(handler: Parameters<typeof localServer>[0]) {
-  const server = await localServer(handler)
-  servers.push(server)
-  return server
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
+const serve = serversPerTest()
 
 const page = (text: string) => (_: unknown, response: ServerResponse) => {
   response.writeHead(200, { "content-type": "text/plain" })
@@ -74,9 +65,14 @@ describe("webfetch and private networks", () => {
   it("allows everything with allowPrivate: true, redirects included", async () => {
     const target = await serve(page("inside"))
     const start = await serve(redirectTo(target.url("/page")))
-    const { run } = toolContext()
+    const { run, asked } = toolContext()
     const result = await run(webfetchTool({ allowPrivate: true }), { url: start.url() })
     expect(result.output).toBe("inside")
+    // The redirect's URL is asked about too, so the rules see every URL fetched.
+    expect(asked.map(({ patterns, metadata }) => [patterns, metadata?.redirectedFrom])).toEqual([
+      [[start.url()], undefined],
+      [[target.url("/page")], start.url()],
+    ])
   })
 
   it("lets an allowed origin through but refuses its redirect to another private origin", async () => {

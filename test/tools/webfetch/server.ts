@@ -1,6 +1,7 @@
 import { channel } from "node:diagnostics_channel"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo, Socket } from "node:net"
+import { afterEach } from "vitest"
 import type { Tool } from "../../../src/index.js"
 import { runTool } from "../../../src/tool/ai-tools.js"
 
@@ -87,4 +88,17 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error> {
     return error as Error
   }
   throw new Error("expected a rejection")
+}
+
+/** `localServer` for the tests of one file, each server closed after its test. */
+export function serversPerTest() {
+  const servers: Awaited<ReturnType<typeof localServer>>[] = []
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()))
+  })
+  return async (handler: Parameters<typeof localServer>[0]) => {
+    const server = await localServer(handler)
+    servers.push(server)
+    return server
+  }
 }

@@ -1,18 +1,9 @@
 import { gzipSync } from "node:zlib"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { WebFetchError, webfetchTool } from "../../../src/tools/webfetch/index.js"
-import { localServer, rejectionOf, toolContext } from "./server.js"
+import { rejectionOf, serversPerTest, toolContext } from "./server.js"
 
-type Server = Awaited<ReturnType<typeof localServer>>
-const servers: Server[] = []
-async function serve(handler: Parameters<typeof localServer>[0]) {
-  const server = await localServer(handler)
-  servers.push(server)
-  return server
-}
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()))
-})
+const serve = serversPerTest()
 
 const MiB = 1024 * 1024
 const PAGE = `<!doctype html><html><head><title>Guide</title><style>body { color: red }</style>
@@ -26,6 +17,11 @@ const PAGE = `<!doctype html><html><head><title>Guide</title><style>body { color
 const html = (body: string) => (_: unknown, response: import("node:http").ServerResponse) => {
   response.writeHead(200, { "content-type": "text/html; charset=utf-8" })
   response.end(body)
+}
+
+const page = (text: string) => (_: unknown, response: import("node:http").ServerResponse) => {
+  response.writeHead(200, { "content-type": "text/plain" })
+  response.end(text)
 }
 
 // The local servers listen on 127.0.0.1, which the tool refuses unless the host allows it.
@@ -121,6 +117,24 @@ describe("webfetch", () => {
     expect(WebFetchError.isInstance(error)).toBe(true)
     expect(error.message).toContain("Request failed with status code: 404")
     expect((error as WebFetchError).data).toMatchObject({ reason: "status", status: 404 })
+  })
+
+  it("tries once more with its own User-Agent when Cloudflare challenges the browser's", async () => {
+    const agents: string[] = []
+    const server = await serve((request, response) => {
+      agents.push(request.headers["user-agent"] ?? "")
+      if (request.headers["user-agent"]?.startsWith("Mozilla/")) {
+        response.writeHead(403, { "cf-mitigated": "challenge" })
+        response.end()
+      } else page("through")(request, response)
+    })
+    const { run } = toolContext()
+    expect((await run(tool, { url: server.url() })).output).toBe("through")
+    expect(agents).toEqual([expect.stringMatching(/^Mozilla\//), "agentloop-sdk"])
+    const error = await rejectionOf(
+      run(webfetchTool({ allowPrivate: true, userAgent: "Mozilla/5.0 mine" }), { url: server.url() }),
+    )
+    expect((error as WebFetchError).data).toMatchObject({ reason: "status", status: 403 })
   })
 
   it("refuses what is not an http(s) URL before asking", async () => {
