@@ -219,6 +219,40 @@ describe("apply_patch", () => {
     expect(await exists("b.txt")).toBe(false)
   })
 
+  it("computes the patch anew on a file changed while the ask was pending, or writes nothing", async () => {
+    await project.put("project/a.txt", "one\ntwo\n")
+    await project.put("project/b.txt", "b\n")
+    const harness = await permissionHarness(rules({}))
+    const tool = applyPatchTool({ directory: project.directory, operations: localOperations })
+    const changeWhileAsking = (content: string): Tool.Context => ({
+      ...harness.context,
+      ask: async () => {
+        await project.put("project/a.txt", content)
+      },
+    })
+    const input = patch("*** Update File: a.txt", "-two", "+2", "*** Update File: b.txt", "-b", "+B")
+    await runTool(tool, input, changeWhileAsking("zero\none\ntwo\n"))
+    expect(await text("a.txt")).toBe("zero\none\n2\n")
+    expect(await text("b.txt")).toBe("B\n")
+
+    await project.put("project/a.txt", "one\ntwo\n")
+    await project.put("project/b.txt", "b\n")
+    const error = await rejection(runTool(tool, input, changeWhileAsking("two is gone\n")))
+    expect((error as PatchFailedError).data).toMatchObject({ reason: "lines", path: "a.txt" })
+    expect(await text("a.txt")).toBe("two is gone\n")
+    expect(await text("b.txt")).toBe("b\n")
+  })
+
+  it("refuses the whole patch when the rules deny one of its files", async () => {
+    await project.put("project/a.txt", "alpha\n")
+    await project.put("project/secret/key.txt", "key\n")
+    const config = rules({ edit: { "*": "allow", "secret/*": "deny" } })
+    const input = patch("*** Update File: a.txt", "-alpha", "+ALPHA", "*** Delete File: secret/key.txt")
+    await expect(apply(input, localOperations, config)).rejects.toThrow()
+    expect(await text("a.txt")).toBe("alpha\n")
+    expect(await text("secret/key.txt")).toBe("key\n")
+  })
+
   it("restores what it already changed when a write fails part way", async () => {
     await project.put("project/a.txt", "alpha\n")
     await project.put("project/b.txt", "beta\n")
