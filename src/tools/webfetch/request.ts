@@ -20,13 +20,11 @@ export type Answer = {
  * (DNS rebinding) cannot slip past. Refused addresses reject with BlockedAddressError before any
  * connection is opened. `signal` ends the request and its connection, in any state.
  */
-export function openRequest(
+export async function openRequest(
   url: URL,
   input: { policy: AddressPolicy; headers: Record<string, string>; signal: AbortSignal },
 ): Promise<Answer> {
-  const host = bareAddress(url.hostname)
-  if (isIP(host) !== 0 && !input.policy(url, host))
-    return Promise.reject(BlockedAddressError.of(url.href, host))
+  refuseAddressLiteral(url, input.policy)
   const refused: { error?: BlockedAddressError } = {}
   const send = url.protocol === "https:" ? httpsRequest : httpRequest
   return new Promise<Answer>((resolve, reject) => {
