@@ -1,3 +1,4 @@
+import { abortable } from "../../util/abortable.js"
 import { workTreeRoot } from "../instructions/discover.js"
 import { localOperations } from "../local-operations.js"
 import type { Operations } from "../operations.js"
@@ -38,7 +39,8 @@ export type SkillCatalog = {
   /**
    * Reads every source and resolves with the valid skills, nearest first, one per name. Rejects
    * with `InvalidSkillsError` under `invalid: "throw"` when any skill is invalid; `skills()` then
-   * holds the valid ones. Loads asked for while one runs share it.
+   * holds the valid ones. Loads asked for while one runs share it; `signal` ends the caller's
+   * wait, not the shared read.
    */
   load(options?: { signal?: AbortSignal }): Promise<readonly SkillInfo[]>
   /** The skills of the last load; empty before the first. */
@@ -57,16 +59,15 @@ export function createSkillCatalog(options: SkillOptions): SkillCatalog {
   // Faults warned of at the last load: a fault that stays is not warned of again at each turn.
   let warned = new Set<string>()
 
-  async function read(signal?: AbortSignal): Promise<readonly SkillInfo[]> {
+  async function read(): Promise<readonly SkillInfo[]> {
     const root = options.root ?? (await workTreeRoot(operations, options.directory))
     const files = await skillFiles(operations, {
       directory: options.directory,
       root,
       dirs: options.dirs ?? [],
-      signal,
     })
     const checked: Sourced[] = []
-    for (const file of files) checked.push({ source: file, ...(await readSkill(operations, file, signal)) })
+    for (const file of files) checked.push({ source: file, ...(await readSkill(operations, file)) })
     for (const [index, skill] of (options.skills ?? []).entries()) {
       const source = `skills[${index}]`
       checked.push({ source, ...checkSkillObject(skill, source) })
@@ -85,22 +86,23 @@ export function createSkillCatalog(options: SkillOptions): SkillCatalog {
 
   return {
     load(input) {
-      running ??= read(input?.signal).finally(() => {
+      running ??= read().finally(() => {
         running = undefined
       })
-      return running
+      // The read is shared by every caller meanwhile (sessions' turns), so one caller's abort
+      // stops its own wait, not the read the others wait for.
+      return input?.signal ? abortable(running, input.signal) : running
     },
     skills: () => current,
     loaded: () => done,
   }
 }
 
-async function readSkill(operations: Operations, file: string, signal?: AbortSignal): Promise<Checked> {
+async function readSkill(operations: Operations, file: string): Promise<Checked> {
   try {
-    const bytes = await operations.readFile(file, signal ? { signal } : undefined)
+    const bytes = await operations.readFile(file)
     return parseSkillFile(new TextDecoder().decode(bytes), file)
   } catch (error) {
-    signal?.throwIfAborted()
     return { issues: [{ file, field: "file", message: `cannot be read: ${(error as Error).message}` }] }
   }
 }

@@ -24,18 +24,16 @@ const SKIPPED = new Set([".git", "node_modules"])
  */
 export async function skillFiles(
   operations: Operations,
-  input: { directory: string; root: string; dirs: readonly string[]; signal?: AbortSignal | undefined },
+  input: { directory: string; root: string; dirs: readonly string[] },
 ): Promise<string[]> {
   const nearestFirst = foldersDown(input.root, input.directory).reverse()
   const bases = nearestFirst.flatMap((folder) => SKILL_FOLDERS.map((name) => join(folder, name)))
   const files: string[] = []
-  for (const base of bases) files.push(...(await skillsUnder(operations, base, input.signal)))
+  for (const base of bases) files.push(...(await skillsUnder(operations, base)))
   for (const dir of input.dirs) {
     const base = resolve(input.directory, dir)
     const own = join(base, "SKILL.md")
-    files.push(
-      ...((await isFile(operations, own)) ? [own] : await skillsUnder(operations, base, input.signal)),
-    )
+    files.push(...((await isFile(operations, own)) ? [own] : await skillsUnder(operations, base)))
   }
   return files
 }
@@ -45,11 +43,10 @@ export async function skillFiles(
  * `SKILL.md` is a skill, and its own subfolders (scripts, references) are not searched.
  * Links to folders are followed, within `MAX_SKILL_DEPTH` (so a loop ends).
  */
-async function skillsUnder(operations: Operations, base: string, signal?: AbortSignal): Promise<string[]> {
+async function skillsUnder(operations: Operations, base: string): Promise<string[]> {
   const found: string[] = []
   const visit = async (folder: string, depth: number): Promise<void> => {
-    signal?.throwIfAborted()
-    const entries = await operations.list(folder, signal ? { signal } : undefined).catch(() => [])
+    const entries = await operations.list(folder).catch(() => [])
     const names = entries
       .filter((entry) => (entry.type === "directory" || entry.type === "symlink") && !SKIPPED.has(entry.name))
       .map((entry) => entry.name)

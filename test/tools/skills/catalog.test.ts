@@ -92,6 +92,17 @@ describe("createSkillCatalog: where skills are found", () => {
     await skills.load()
     expect(skills.skills().map((skill) => skill.description)).toEqual(["New"])
   })
+
+  it("shares a load in progress; one caller's abort ends only its own wait", async () => {
+    await tree.put(".agents/skills/shared/SKILL.md", skillFile({ name: "shared", description: "S" }))
+    const skills = catalog()
+    const controller = new AbortController()
+    const aborted = skills.load({ signal: controller.signal })
+    const other = skills.load()
+    controller.abort(new Error("turn cancelled"))
+    await expect(aborted).rejects.toThrow("turn cancelled")
+    expect((await other).map((skill) => skill.name)).toEqual(["shared"])
+  })
 })
 
 describe("createSkillCatalog: invalid skills", () => {
