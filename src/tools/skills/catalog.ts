@@ -99,12 +99,14 @@ export function createSkillCatalog(options: SkillOptions): SkillCatalog {
 }
 
 async function readSkill(operations: Operations, file: string): Promise<Checked> {
+  let bytes: Uint8Array
   try {
-    const bytes = await operations.readFile(file)
-    return parseSkillFile(new TextDecoder().decode(bytes), file)
+    bytes = await operations.readFile(file)
   } catch (error) {
     return { issues: [{ file, field: "file", message: `cannot be read: ${(error as Error).message}` }] }
   }
+  // Outside the try: a missing `yaml` package is the host's to fix, not a fault of the skill.
+  return parseSkillFile(new TextDecoder().decode(bytes), file)
 }
 
 /** A skill checked, and where it came from: its file, or `skills[<index>]` for the host's objects. */
