@@ -4,17 +4,20 @@ import { permissionHarness, rules } from "./helpers.js"
 import { memoryOperations } from "./memory-operations.js"
 
 describe("codingTools", () => {
-  it("makes the seven built-in tools", () => {
+  it("makes the nine built-in tools", () => {
     expect(codingTools().map((tool) => tool.id)).toEqual([
       "read",
       "write",
       "edit",
+      "apply_patch",
       "glob",
       "grep",
       "list",
       "bash",
+      "webfetch",
     ])
-    expect(codingTools({ directory: "/srv", operations: localOperations })).toHaveLength(7)
+    expect(codingTools({ directory: "/srv", operations: localOperations })).toHaveLength(9)
+    expect(codingTools({ webfetch: false }).map((tool) => tool.id)).not.toContain("webfetch")
   })
 
   it("binds them to the directory and operations given", async () => {

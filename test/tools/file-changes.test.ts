@@ -7,16 +7,18 @@ import { memoryOperations } from "./memory-operations.js"
 describe("what the coding tools say of their file changes", () => {
   const directory = "/nowhere/agentloop-file-changes"
 
-  it("read, glob, grep and list change nothing, write and edit declare each file, bash may change any", () => {
+  it("read, glob, grep, list and webfetch change nothing, write, edit and apply_patch declare each file, bash may change any", () => {
     const tools = codingTools({ directory, operations: memoryOperations().operations })
     expect(Object.fromEntries(tools.map((tool) => [tool.id, tool.fileChanges ?? "any"]))).toEqual({
       read: "none",
       write: "declared",
       edit: "declared",
+      apply_patch: "declared",
       glob: "none",
       grep: "none",
       list: "none",
       bash: "any",
+      webfetch: "none",
     })
   })
 

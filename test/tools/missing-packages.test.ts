@@ -71,7 +71,7 @@ describe("optional packages of the coding tools", () => {
       expect((error as Error).message).toContain("npm install tinyglobby")
     }
     const operations = memoryOperations({}).operations
-    expect(codingTools({ directory: "/srv", operations })).toHaveLength(7)
+    expect(codingTools({ directory: "/srv", operations })).toHaveLength(9)
   })
 
   it("make nothing fail when installed", () => {

@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto"
 import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { join } from "node:path"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { InvalidInputError } from "../../src/error/invalid-input.js"
 import type { Tool } from "../../src/index.js"
 import { codingPreset, codingTools, localOperations, SandboxPathError } from "../../src/tools/index.js"
@@ -44,6 +44,33 @@ describe("codingTools({ sandbox })", () => {
 })
 
 describe.skipIf(skipped)("the coding preset on the sandbox", () => {
+  it("reads no global instruction file and offers webfetch only with the sandbox's network on", async () => {
+    await project.put("home/.config/opencode/AGENTS.md", "GLOBAL notes\n")
+    await project.put("project/AGENTS.md", "PROJECT rules\n")
+    vi.stubEnv("HOME", join(project.root, "home"))
+    try {
+      const turn = {
+        sessionID: "ses_x",
+        directory: project.directory,
+        agent: "build",
+        signal: new AbortController().signal,
+      }
+      const read = async (preset: ReturnType<typeof codingPreset>) =>
+        (await Promise.all(preset.instructions.map((source) => source(turn)))).flat().join("\n")
+      const local = codingPreset({ directory: project.directory })
+      expect(await read(local)).toContain("GLOBAL notes")
+      const confined = codingPreset({ directory: project.directory, sandbox: true })
+      const text = await read(confined)
+      expect(text).toContain("PROJECT rules")
+      expect(text).not.toContain("GLOBAL notes")
+      expect(confined.tools.map((entry) => entry.id)).not.toContain("webfetch")
+      const online = codingPreset({ directory: project.directory, sandbox: { network: true } })
+      expect(online.tools.map((entry) => entry.id)).toContain("webfetch")
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
+
   it("runs bash in the directory without asking, and names the sandbox when a write outside fails", async () => {
     const preset = codingPreset({ directory: project.directory, sandbox: true, bashInSandbox: "allow" })
     const harness = await permissionHarness(rules({ bash: "ask", external_directory: "ask" }))

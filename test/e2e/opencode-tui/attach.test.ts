@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type MessageV2, Permission } from "../../../src/index.js"
 import { createServer, type RunningServer, serve } from "../../../src/server/index.js"
 import { createTestRuntime, say, type TestRuntime, type Turn } from "../../../src/testing/index.js"
-import { codingPreset } from "../../../src/tools/index.js"
-import { agentSkills, skillCommands } from "../../../src/tools/skills/index.js"
+import { loadCodingPreset } from "../../../src/tools/index.js"
 import { findRequirements, INSTALL_HINT, tuiEnvironment, tuiLogDirectory } from "./opencode-tui.js"
 import { artifactDirectory, resetArtifacts, saveFailure, saveFinalScreen } from "./screens.js"
 import { startTmux, type Tmux } from "./tmux.js"
@@ -76,13 +75,10 @@ describe.skipIf(skipped)("OpenCode's terminal UI attached to our server", () => 
       join(directory, ".claude/skills", SKILL, "SKILL.md"),
       `---\nname: ${SKILL}\ndescription: Picks colours for the project\n---\n\nPrefer blue.\n`,
     )
-    const skills = agentSkills({ directory })
-    await skills.catalog.load()
-    const preset = codingPreset({ directory })
+    // The preset as a coding CLI loads it: the skill tool, and the skill as a command.
+    const preset = await loadCodingPreset({ directory })
     test = createTestRuntime({
       ...preset,
-      tools: [...preset.tools, skills.tool],
-      commands: skillCommands(skills.catalog),
       question: true,
       // The real bash tool asks, so that the TUI shows its permission dialog.
       permission: Permission.fromConfig({ bash: "ask" }),
