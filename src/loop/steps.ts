@@ -199,7 +199,8 @@ export async function step(
   const settings = await callSettings(deps, { session, agent, model, user, abort }, context.systemPrompts)
   // After the settings, which resolve the turn's instruction sources: a source may refresh what
   // a tool's description lists (the skills), so the first step's descriptions see it too.
-  const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools, model: user.model })
+  const offeredTo = { providerID: user.model.providerID, modelID: providerModelID(model) }
+  const tools = finalStep ? [] : deps.tools.enabled({ ruleset, switches: user.tools, model: offeredTo })
   // A structured answer is a tool call the host asked for: no rule hides it, and the model
   // must call a tool every step until it gives it (on the last step, only this one).
   if (format) {
@@ -319,4 +320,12 @@ async function startRetry(
     error,
     time: { created: Date.now() },
   })
+}
+
+/**
+ * The model's ID as its provider names it (`gpt-5`), which says what it was trained on; the
+ * runtime's own reference may be an alias (`default`, `fast`).
+ */
+function providerModelID(model: Model): string {
+  return typeof model.language === "string" ? model.language : model.language.modelId
 }

@@ -139,7 +139,9 @@ export type Info<Parameters extends z.ZodType = z.ZodType, Returns extends Execu
   describe?(input: { ruleset: Ruleset }): string
   /**
    * Whether the tool is offered to a model; absent: to every model. For tools made for some
-   * models (`apply_patch` for OpenAI's GPT-5 models, in place of `edit` and `write`).
+   * models (`apply_patch` for OpenAI's GPT-5 models, in place of `edit` and `write`). `modelID`
+   * is the model's ID as its provider names it (the AI SDK model's `modelId`, e.g. `gpt-5`), not
+   * the runtime's alias for it; `providerID` is the runtime's.
    */
   offered?(model: { providerID: string; modelID: string }): boolean
   execute(args: z.output<Parameters>, context: Context): Promise<Returns>

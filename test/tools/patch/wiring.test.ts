@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { say } from "../../../src/testing/index.js"
+import { createProvider, createRuntime, MemoryStorage } from "../../../src/index.js"
+import { say, scriptedModel, testModelInfo } from "../../../src/testing/index.js"
 import { codingTools } from "../../../src/tools/index.js"
 import { memoryOperations } from "../memory-operations.js"
 import { runtimeOnModel } from "./helpers.js"
@@ -33,5 +34,19 @@ describe("codingTools' edit tools per model", () => {
       expect(await sent(id), id).toEqual(["edit", "write"])
     expect(await sent("gpt-5", "edit")).toEqual(["edit", "write"])
     expect(await sent("claude-sonnet-4", "patch")).toEqual(["apply_patch"])
+  })
+
+  it("goes by the provider's model ID, not the runtime's alias for the model", async () => {
+    const language = scriptedModel([[say.text("Hi")]], { modelId: "gpt-5" })
+    const ref = { providerID: "openai", modelID: "default" }
+    const info = { ...testModelInfo, ...ref, id: "default", name: "default" }
+    const provider = createProvider({ models: [{ ...ref, language, info }], default: ref })
+    const tools = codingTools({ directory, operations: memoryOperations().operations })
+    const runtime = createRuntime({ directory, tools, provider, storage: new MemoryStorage() })
+    const session = await runtime.session.create()
+    await runtime.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "hello" }] })
+    await runtime.close()
+    const names = (language.calls[0]?.tools ?? []).map((tool) => tool.name)
+    expect(names.filter((name) => EDITING.includes(name))).toEqual(["apply_patch"])
   })
 })
