@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -70,13 +70,20 @@ describe("examples", () => {
     expect(stdout).toContain("Stored messages: 11; what the model sees now: 5")
   }, 30_000)
 
-  it("coding-cli: a turn edits a file, its diff is shown, and answering no reverts it", async () => {
+  it("coding-cli: a turn loads a skill, follows AGENTS.md, edits a file, and answering no reverts it", async () => {
     const project = mkdtempSync(join(tmpdir(), "agentloop-coding-cli-"))
     writeFileSync(join(project, "greet.ts"), 'export const greet = () => "hello"\n')
+    writeFileSync(join(project, "AGENTS.md"), "Greetings name whom they greet.\n")
+    mkdirSync(join(project, ".agents/skills/greeting-style"), { recursive: true })
+    writeFileSync(
+      join(project, ".agents/skills/greeting-style/SKILL.md"),
+      "---\nname: greeting-style\ndescription: How greetings are worded\n---\n\nLower case.\n",
+    )
     try {
       const stdout = await interact(["examples/coding-cli.ts", project], "Keep these changes?", "n\n")
+      expect(stdout).toContain("[skill] Loaded skill: greeting-style")
       expect(stdout).toContain("[edit] greet.ts")
-      expect(stdout).toContain('greet() now returns "hello, world". ($0.0254)')
+      expect(stdout).toContain('greet() now returns "hello, world". (as AGENTS.md asks) ($0.0254)')
       expect(stdout).toContain("greet.ts: +1 -1")
       expect(stdout).toContain("greet.ts is back as before: true")
       expect(readFileSync(join(project, "greet.ts"), "utf8")).toBe('export const greet = () => "hello"\n')
