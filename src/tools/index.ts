@@ -1,6 +1,7 @@
 /**
- * The coding tools (read, write, edit, glob, grep, list, bash), the coding preset, and the
- * `Operations` port they act through. See docs/tools.md.
+ * The coding tools (read, write, edit, apply_patch, glob, grep, list, bash, webfetch), the
+ * project's context (instruction files, Agent Skills, markdown agents and commands), the coding
+ * preset, and the `Operations` port they act through. See docs/tools.md and docs/skills.md.
  *
  * @module agentloop-sdk/tools
  */
