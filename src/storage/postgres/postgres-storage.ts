@@ -20,7 +20,7 @@ import { createStatements, type Query, type Statements, statementNames } from ".
 import { createReadGroups, type Row } from "./read-groups.js"
 import { readListings, readMessages } from "./read-messages.js"
 import { CHUNK_WRITES, chunkedSteps, isReplayable, oneByOne, planBatch, type Step } from "./row-group.js"
-import { checkout, outcome, runTransaction } from "./transaction.js"
+import { checkout, guardConnection, outcome, runTransaction } from "./transaction.js"
 import { applyStep, explainFailure, isForeignKeyViolation, type Writer } from "./writes.js"
 
 /**
@@ -80,8 +80,12 @@ export class PostgresStorage implements Storage {
     }
     this.#ownsPool = !(poolOrConfig instanceof pg.Pool)
     this.#pool = poolOrConfig instanceof pg.Pool ? poolOrConfig : new pg.Pool(poolOrConfig)
-    // An idle client that errors (the server restarted) must not crash the process.
-    if (this.#ownsPool) this.#pool.on("error", () => undefined)
+    // A client that errors (the server restarted, its backend was terminated) must not crash
+    // the process, idle or not: each query that fails says so itself.
+    if (this.#ownsPool) {
+      this.#pool.on("error", () => undefined)
+      this.#pool.on("connect", guardConnection)
+    }
     const prepare = options.prepare ?? true
     this.#statements = createStatements(schema, prepare)
     this.#writer = { statements: this.#statements, stamp: ROW_STAMP }

@@ -70,26 +70,32 @@ export async function runTransaction<Step>(
 }
 
 /**
- * A connection of the pool, for a few statements in a row. A connection that drops while
- * checked out also says so with an 'error' event, which would crash the process without a
- * listener (the failed query carries the same news). `done(error)` gives it back, or ends it
- * when the error says it is broken.
+ * A connection of the pool, for a few statements in a row. A connection that drops also says
+ * so with an 'error' event, which would crash the process without a listener; the failed query
+ * carries the same news. The listener stays for the connection's life: the server's FATAL
+ * message can come after the connection went back (or was being ended), and the pool listens
+ * only while it is idle. `done(error)` gives it back, or ends it when the error says it is broken.
  */
 export async function checkout(
   pool: pg.Pool,
 ): Promise<{ client: pg.PoolClient; done(error?: unknown): void }> {
   const client = await pool.connect()
-  const ignore = () => undefined
-  client.on("error", ignore)
+  guardConnection(client)
   return {
     client,
     done(error?: unknown) {
-      client.off("error", ignore)
       const broken = error !== undefined && postgresFault(error)?.reason === "connection"
       client.release(broken ? (error as Error) : undefined)
     },
   }
 }
+
+/** Makes a connection's 'error' events harmless, once per connection (see checkout). */
+export function guardConnection(client: pg.ClientBase): void {
+  if (!client.listeners("error").includes(ignoreConnectionError)) client.on("error", ignoreConnectionError)
+}
+
+function ignoreConnectionError(): void {}
 
 /**
  * Whether the transaction `xid`, whose COMMIT was cut off, committed. While its backend is still
