@@ -78,14 +78,15 @@ export function codingTools(options: CodingToolsOptions = {}): ToolInfo[] {
 }
 
 function toolsOn(options: CodingToolsOptions, directory: string, operations: Operations): ToolInfo[] {
+  const sandbox = sandboxOf(operations)
   // The sandbox's glob is localOperations' own, confined.
-  if (operations === localOperations || sandboxOf(operations))
+  if (operations === localOperations || sandbox)
     requirePackages("the glob and grep tools on this machine", GLOB_PACKAGES)
-  // One lock for every session and sub-agent using these tools: write and edit of one file queue.
+  // One lock for every session and sub-agent using these tools: changes to one file queue.
   const shared = { directory, operations, lock: createPathLock() }
   // Probed once for these tools, on the machine the operations reach, when grep first runs.
   const hasRipgrep = ripgrepProbe(operations, directory)
-  const sandbox = sandboxOf(operations)
+  // webfetch runs in this process, outside any sandbox: only where the sandbox has network.
   const fetches = options.webfetch !== false && (sandbox === undefined || sandbox.network)
   return [
     readTool({
