@@ -1,19 +1,11 @@
 import { randomBytes } from "node:crypto"
-import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import type pg from "pg"
+import { expect, it } from "vitest"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
+import { postgresSuite } from "./pg-suite.js"
 
-const url = process.env.AGENTLOOP_PG_URL
-const suite = url ? describe : describe.skip
-const schemas: string[] = []
-
-afterAll(async () => {
-  if (!url) return
-  const pool = new pg.Pool({ connectionString: url })
-  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await pool.end()
-})
+const { url, suite, dropAfter } = postgresSuite()
 
 suite("PostgresStorage's connections and their 'error' events", () => {
   // A backend terminated just as its connection is handed out: the server's FATAL message can be
@@ -21,7 +13,7 @@ suite("PostgresStorage's connections and their 'error' events", () => {
   // listening and before the storage's code runs. The pool's `verify` hook runs in that window.
   it("lets no connection's error crash the process, even one the pool no longer listens to", async () => {
     const schema = `c_${randomBytes(6).toString("hex")}`
-    schemas.push(schema)
+    dropAfter(schema)
     const errors: string[] = []
     const verify = (client: pg.PoolClient, done: (error?: Error) => void) => {
       errors.push(`listeners ${client.listenerCount("error")}`)

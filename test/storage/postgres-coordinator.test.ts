@@ -1,27 +1,19 @@
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { z } from "zod"
 import type { Event } from "../../src/index.js"
 import { Tool } from "../../src/index.js"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
 import { createBuilders, createTestRuntime, say } from "../../src/testing/index.js"
+import { postgresSuite } from "./pg-suite.js"
 
-const url = process.env.AGENTLOOP_PG_URL
-const suite = url ? describe : describe.skip
-const schemas: string[] = []
-
-afterAll(async () => {
-  if (!url) return
-  const pool = new pg.Pool({ connectionString: url })
-  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await pool.end()
-})
+const { url, suite, dropAfter } = postgresSuite()
 
 /** Two runtimes, each with its own PostgresStorage (pool, listener, locks) on one schema. */
 async function twoRuntimes(options: Parameters<typeof createTestRuntime>[0] = {}) {
   const schema = `c_${randomBytes(6).toString("hex")}`
-  schemas.push(schema)
+  dropAfter(schema)
   const make = () => {
     const storage = new PostgresStorage({ connectionString: url, max: 4 }, { schema })
     return { storage, ...createTestRuntime({ ...options, storage }) }
@@ -105,7 +97,7 @@ suite("PostgresCoordinator", () => {
 
   it("keeps a released lock's connection for the next claim, unlocked", async () => {
     const schema = `c_${randomBytes(6).toString("hex")}`
-    schemas.push(schema)
+    dropAfter(schema)
     const name = `locks_${randomBytes(4).toString("hex")}`
     const storage = new PostgresStorage({ connectionString: url, application_name: name }, { schema })
     const other = new PostgresStorage({ connectionString: url }, { schema })

@@ -1,29 +1,21 @@
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import type { Event, Permission } from "../../src/index.js"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 import { until } from "./fault-helpers.js"
 import { connectionGate } from "./pg-faults-helpers.js"
+import { postgresSuite } from "./pg-suite.js"
 
-const url = process.env.AGENTLOOP_PG_URL
-const suite = url ? describe : describe.skip
-const schemas: string[] = []
-
-afterAll(async () => {
-  if (!url) return
-  const pool = new pg.Pool({ connectionString: url })
-  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await pool.end()
-})
+const { url, suite, dropAfter } = postgresSuite()
 
 const ask: Permission.Rule[] = [{ permission: "*", pattern: "*", action: "ask" }]
 
 suite("PostgresCoordinator's listening connection", () => {
   it("after it is terminated and reconnects, the runtime receives the events published meanwhile", async () => {
     const schema = `l_${randomBytes(6).toString("hex")}`
-    schemas.push(schema)
+    dropAfter(schema)
     const server = new URL(url!)
     const gate = await connectionGate({ host: server.hostname, port: Number(server.port) })
     const gated = new URL(url!)

@@ -3,24 +3,17 @@
 // session meanwhile.
 import { randomBytes } from "node:crypto"
 import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { z } from "zod"
 import { SessionMovedError, Tool } from "../../src/index.js"
 import { SessionMovedError as ExportedHere, PostgresStorage } from "../../src/storage/postgres/index.js"
 import { createTestRuntime, say } from "../../src/testing/index.js"
 import { connectionGate } from "./pg-faults-helpers.js"
+import { postgresSuite } from "./pg-suite.js"
 
-const url = process.env.AGENTLOOP_PG_URL
-const suite = url ? describe : describe.skip
-const schemas: string[] = []
 const clients: pg.Client[] = []
-
-afterAll(async () => {
-  if (!url) return
-  await Promise.all(clients.map((client) => client.end().catch(() => undefined)))
-  const pool = new pg.Pool({ connectionString: url })
-  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await pool.end()
+const { url, suite, dropAfter } = postgresSuite({
+  cleanup: () => Promise.all(clients.map((client) => client.end().catch(() => undefined))),
 })
 
 async function client(): Promise<pg.Client> {
@@ -59,7 +52,7 @@ async function turnWith(
   connectionString = url,
 ) {
   const schema = `l_${randomBytes(6).toString("hex")}`
-  schemas.push(schema)
+  dropAfter(schema)
   const admin = await client()
   const storage = new PostgresStorage({ connectionString, max: 4 }, { schema })
   const work = Tool.define("work", {

@@ -1,18 +1,20 @@
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
-import { afterAll, describe, expect, it } from "vitest"
+import { expect, it } from "vitest"
 import { PostgresStorage } from "../../src/storage/postgres/index.js"
+import { postgresSuite } from "./pg-suite.js"
 import { runningWorkers, WorkerProcess } from "./worker-process.js"
 
-const url = process.env.AGENTLOOP_PG_URL
-const suite = url ? describe : describe.skip
+const { url, suite, dropAfter } = postgresSuite({
+  cleanup: () => {
+    for (const child of runningWorkers) child.kill("SIGKILL")
+  },
+})
 const workerFile = fileURLToPath(new URL("../fixtures/pg-worker.ts", import.meta.url))
-const schemas: string[] = []
 
 async function workers(count: number) {
   const schema = `p_${randomBytes(6).toString("hex")}`
-  schemas.push(schema)
+  dropAfter(schema)
   const started = Array.from(
     { length: count },
     () => new WorkerProcess(workerFile, { AGENTLOOP_PG_URL: url, AGENTLOOP_PG_SCHEMA: schema }),
@@ -20,14 +22,6 @@ async function workers(count: number) {
   await Promise.all(started.map((worker) => worker.until((line) => line.event === "ready")))
   return { schema, workers: started }
 }
-
-afterAll(async () => {
-  for (const child of runningWorkers) child.kill("SIGKILL")
-  if (!url) return
-  const pool = new pg.Pool({ connectionString: url })
-  for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-  await pool.end()
-})
 
 suite("runtimes in several processes on one PostgreSQL database", () => {
   it("2 processes × 25 prompts to one session never run two model calls at once", async () => {
